@@ -1,0 +1,39 @@
+// Shared pieces of the sandgate command: options every command takes, reading inputs, printing.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "sandgate/document.h"
+#include "sandgate/render.h"
+
+namespace sandgate::cli {
+
+enum ExitCode { k_ok = 0, k_invalid = 1, k_usage = 2 };
+
+struct GlobalOptions {
+  std::string format = "text";  // text | json | sarif
+  std::string color = "auto";   // auto | always | never
+  bool quiet_info = false;
+  Limits limits;
+};
+
+void add_global_options(CLI::App& app, GlobalOptions& g);
+
+// Reads `path` ("-" = stdin) into `text`; on failure prints why and returns false.
+bool read_input(const std::string& path, std::string& text);
+
+// Prints the reports in the chosen format and returns the exit code (0 all ok, 1 otherwise).
+int print_reports(const std::vector<Report>& reports, const SourceTexts& sources, const GlobalOptions& g);
+
+// Registration of each command; each returns a callback that runs it and returns the exit code.
+using Runner = std::function<int()>;
+Runner add_policy_command(CLI::App& app, GlobalOptions& g);
+Runner add_quantity_command(CLI::App& app, GlobalOptions& g);
+Runner add_schema_command(CLI::App& app);
+Runner add_codes_command(CLI::App& app);
+
+}  // namespace sandgate::cli

@@ -1,0 +1,65 @@
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli.h"
+
+namespace sandgate::cli {
+
+void add_global_options(CLI::App& app, GlobalOptions& g) {
+  app.add_option("--format", g.format, "Output format")
+      ->check(CLI::IsMember({"text", "json", "sarif"}))
+      ->capture_default_str();
+  app.add_option("--color", g.color, "Colour in text output")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  app.add_flag("--no-info", g.quiet_info, "Hide info notes in text output");
+  app.add_option("--max-bytes", g.limits.max_bytes, "Largest document accepted")->capture_default_str();
+  app.add_option("--max-depth", g.limits.max_depth, "Deepest nesting accepted")->capture_default_str();
+  app.add_option("--max-nodes", g.limits.max_nodes, "Most nodes accepted")->capture_default_str();
+  app.add_option("--max-aliases", g.limits.max_alias_uses, "Most YAML alias uses accepted")->capture_default_str();
+}
+
+bool read_input(const std::string& path, std::string& text) {
+  if (path == "-") {
+    std::ostringstream ss;
+    ss << std::cin.rdbuf();
+    text = ss.str();
+    return true;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << "sandgate: cannot read " << path << ": " << std::strerror(errno) << "\n";
+    return false;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) {
+    std::cerr << "sandgate: cannot read " << path << "\n";
+    return false;
+  }
+  text = ss.str();
+  return true;
+}
+
+int print_reports(const std::vector<Report>& reports, const SourceTexts& sources, const GlobalOptions& g) {
+  bool ok = true;
+  for (const auto& r : reports) ok = ok && r.result.ok;
+  if (g.format == "json") {
+    std::cout << render_json(reports);
+  } else if (g.format == "sarif") {
+    std::cout << render_sarif(reports);
+  } else {
+    bool color = g.color == "always" ||
+                 (g.color == "auto" && isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr);
+    std::cout << render_text(reports, sources, TextOptions{color, !g.quiet_info});
+  }
+  std::cout.flush();
+  return ok ? k_ok : k_invalid;
+}
+
+}  // namespace sandgate::cli

@@ -1,0 +1,43 @@
+// The sandgate command: exit 0 when everything is valid (warnings allowed), 1 when something is
+// invalid, 2 for a usage or I/O error.
+#include <iostream>
+
+#include "cli.h"
+
+int main(int argc, char** argv) {
+  using namespace sandgate::cli;
+  CLI::App app{"sandgate: check CoreWeave sandbox requests against runner policies before they are sent",
+               "sandgate"};
+  app.set_version_flag("--version", SANDGATE_VERSION);
+  app.require_subcommand(1);
+  GlobalOptions g;
+  std::vector<Runner> runners = {
+      add_policy_command(app, g),
+      add_quantity_command(app, g),
+      add_schema_command(app),
+      add_codes_command(app),
+  };
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return k_usage;
+  }
+  try {
+    for (auto& run : runners) {
+      int rc = run();
+      if (rc >= 0) return rc;
+    }
+  } catch (const std::exception& e) {
+    // Nothing a user types should get here; if it does, say so rather than abort.
+    std::cerr << "sandgate: internal error: " << e.what() << "\n";
+    return k_usage;
+  }
+  return k_usage;
+}

@@ -1,0 +1,39 @@
+// sandgate policy validate FILE… — the offline twin of `cwic sandbox runner policy validate -f`.
+#include "cli.h"
+#include "sandgate/policy.h"
+
+namespace sandgate::cli {
+
+Runner add_policy_command(CLI::App& app, GlobalOptions& g) {
+  auto* policy = app.add_subcommand("policy", "Work with runner policy files");
+  policy->require_subcommand(1);
+  auto* validate = policy->add_subcommand("validate", "Validate policy files (SPEC §4): every problem at once");
+  struct Args {
+    std::vector<std::string> files;
+    std::string sunk_scheduler;
+  };
+  auto args = std::make_shared<Args>();
+  validate->add_option("files", args->files, "Policy files (YAML or JSON; - for stdin)")->required();
+  validate->add_option("--sunk-scheduler", args->sunk_scheduler,
+                       "The runner's SUNK scheduler name (otherwise any scheduler containing \"slurm\" is one)");
+  add_global_options(*validate, g);
+  return [validate, args, &g]() -> int {
+    if (!validate->parsed()) return -1;
+    std::vector<Report> reports;
+    SourceTexts sources;
+    PolicyContext ctx;
+    if (!args->sunk_scheduler.empty()) ctx.sunk_scheduler = args->sunk_scheduler;
+    for (const auto& file : args->files) {
+      std::string text;
+      if (!read_input(file, text)) return k_usage;
+      std::string name = file == "-" ? "<stdin>" : file;
+      Format format = file == "-" ? Format::auto_detect : format_for_path(file);
+      Report rep{name, "policy validate", validate_policy(text, format, name, g.limits, ctx)};
+      sources.emplace(name, std::move(text));
+      reports.push_back(std::move(rep));
+    }
+    return print_reports(reports, sources, g);
+  };
+}
+
+}  // namespace sandgate::cli

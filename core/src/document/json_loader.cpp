@@ -1,0 +1,204 @@
+// JSON front end: RapidJSON's SAX reader (iterative, so depth cannot overflow the stack; numbers
+// kept as text, so nothing is rounded) feeding our tree builder, which adds positions, limits and
+// duplicate-key errors.
+#include <unordered_set>
+
+#include "util/rapidjson.h"
+
+#include "document/loaders.h"
+#include "document/scalar_resolver.h"
+
+namespace sandgate::detail {
+namespace {
+
+class JsonBuilder {
+ public:
+  JsonBuilder(std::string_view text, const LineIndex& lines, const Limits& limits, DiagnosticSink& sink,
+              const rapidjson::StringStream& stream)
+      : text_(text), lines_(lines), limits_(limits), sink_(sink), stream_(stream) {}
+
+  bool Null() { return scalar(Node::make_null()); }
+  bool Bool(bool b) { return scalar(Node::make_bool(b)); }
+  bool Int(int) { return true; }  // not called: numbers arrive as RawNumber
+  bool Uint(unsigned) { return true; }
+  bool Int64(std::int64_t) { return true; }
+  bool Uint64(std::uint64_t) { return true; }
+  bool Double(double) { return true; }
+  bool RawNumber(const char* str, rapidjson::SizeType len, bool) {
+    Node n;
+    resolve_json_number(std::string_view(str, len), n);
+    return scalar(std::move(n));
+  }
+  bool String(const char* str, rapidjson::SizeType len, bool) {
+    return scalar(Node::make_string(std::string(str, len)));
+  }
+  bool StartObject() { return open(Node::make_object()); }
+  bool Key(const char* str, rapidjson::SizeType len, bool) {
+    Mark m = start_mark();
+    Frame& f = stack_.back();
+    f.key.assign(str, len);
+    f.key_mark = m;
+    f.drop_value = is_duplicate(f);
+    if (f.drop_value) {
+      sink_.add(Code::DUPLICATE_KEY, pointer_join(f.path, f.key), m,
+                "the key \"" + f.key + "\" appears twice in the same object",
+                "remove one of them; sandgate never picks a winner");
+    }
+    return true;
+  }
+  bool EndObject(rapidjson::SizeType) { return close(); }
+  bool StartArray() { return open(Node::make_array()); }
+  bool EndArray(rapidjson::SizeType) { return close(); }
+
+  bool has_root() const { return has_root_; }
+  Node take_root() { return std::move(root_); }
+  bool stopped_by_limit() const { return limit_hit_; }
+
+ private:
+  struct Frame {
+    Node node;
+    std::string key;
+    Mark key_mark;
+    bool drop_value = false;
+    std::string path;
+    std::unordered_set<std::string> keys;
+  };
+
+  std::string_view text_;
+  const LineIndex& lines_;
+  const Limits& limits_;
+  DiagnosticSink& sink_;
+  const rapidjson::StringStream& stream_;
+  std::vector<Frame> stack_;
+  Node root_;
+  bool has_root_ = false;
+  bool limit_hit_ = false;
+  std::size_t nodes_ = 0;
+  std::size_t last_end_ = 0;
+
+  // RapidJSON reports events after reading a token; the token began at the first character after
+  // the previous token that is neither white space nor a separator.
+  Mark start_mark() {
+    std::size_t pos = last_end_;
+    while (pos < text_.size() && (text_[pos] == ' ' || text_[pos] == '\t' || text_[pos] == '\n' ||
+                                  text_[pos] == '\r' || text_[pos] == ',' || text_[pos] == ':')) {
+      ++pos;
+    }
+    last_end_ = stream_.Tell();
+    return lines_.at_offset(pos);
+  }
+
+  std::string child_path() const {
+    const Frame& f = stack_.back();
+    return f.node.is_array() ? pointer_join(f.path, f.node.items.size()) : pointer_join(f.path, f.key);
+  }
+
+  static bool is_duplicate(Frame& f) {
+    constexpr std::size_t k_linear = 16;
+    if (f.node.members.size() < k_linear) {
+      for (const auto& m : f.node.members) {
+        if (m.key == f.key) return true;
+      }
+      return false;
+    }
+    if (f.keys.empty()) {
+      for (const auto& m : f.node.members) f.keys.insert(m.key);
+    }
+    return !f.keys.insert(f.key).second;
+  }
+
+  bool count(Mark m) {
+    if (++nodes_ > limits_.max_nodes) {
+      sink_.add(Code::DOC_TOO_MANY_NODES, stack_.empty() ? std::string() : child_path(), m,
+                "the document has more than " + std::to_string(limits_.max_nodes) + " nodes", "split the document");
+      limit_hit_ = true;
+      return false;
+    }
+    return true;
+  }
+
+  bool scalar(Node n) {
+    n.mark = start_mark();
+    if (!count(n.mark)) return false;
+    place(std::move(n));
+    return true;
+  }
+
+  bool open(Node n) {
+    n.mark = start_mark();
+    if (static_cast<int>(stack_.size()) >= limits_.max_depth) {
+      sink_.add(Code::DOC_TOO_DEEP, stack_.empty() ? std::string() : child_path(), n.mark,
+                "objects and lists are nested deeper than " + std::to_string(limits_.max_depth) + " levels",
+                "flatten the document, or raise the depth limit");
+      limit_hit_ = true;
+      return false;
+    }
+    if (!count(n.mark)) return false;
+    Frame f;
+    f.path = stack_.empty() ? std::string() : child_path();
+    f.node = std::move(n);
+    stack_.push_back(std::move(f));
+    return true;
+  }
+
+  bool close() {
+    last_end_ = stream_.Tell();
+    Frame f = std::move(stack_.back());
+    stack_.pop_back();
+    place(std::move(f.node));
+    return true;
+  }
+
+  void place(Node n) {
+    if (stack_.empty()) {
+      root_ = std::move(n);
+      has_root_ = true;
+      return;
+    }
+    Frame& f = stack_.back();
+    if (f.node.is_array()) {
+      f.node.items.push_back(std::move(n));
+      return;
+    }
+    if (f.drop_value) {
+      f.drop_value = false;
+      return;
+    }
+    Member m;
+    m.key = std::move(f.key);
+    m.key_mark = f.key_mark;
+    m.value = std::move(n);
+    if (!f.keys.empty()) f.keys.insert(m.key);
+    f.node.members.push_back(std::move(m));
+  }
+};
+
+}  // namespace
+
+bool load_json(std::string_view text, const LineIndex& lines, const Limits& limits, Node& root,
+               DiagnosticSink& sink) {
+  // RapidJSON's StringStream needs a NUL-terminated buffer; the text has no NUL (checked before).
+  std::string buffer(text);
+  rapidjson::StringStream stream(buffer.c_str());
+  JsonBuilder builder(text, lines, limits, sink, stream);
+  rapidjson::Reader reader;
+  constexpr unsigned k_flags = rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag |
+                               rapidjson::kParseNumbersAsStringsFlag;
+  rapidjson::ParseResult r = reader.Parse<k_flags>(stream, builder);
+  if (r.IsError()) {
+    if (builder.stopped_by_limit()) return false;
+    if (r.Code() == rapidjson::kParseErrorDocumentEmpty) {
+      sink.add(Code::EMPTY_DOCUMENT, "", Mark{1, 1}, "the document is empty",
+               "write an object, or {} for an empty one");
+      return false;
+    }
+    sink.add(Code::SYNTAX, "", lines.at_offset(r.Offset()),
+             std::string("the JSON is malformed: ") + rapidjson::GetParseError_En(r.Code()));
+    return false;
+  }
+  if (!builder.has_root()) return false;
+  root = builder.take_root();
+  return true;
+}
+
+}  // namespace sandgate::detail

@@ -1,0 +1,244 @@
+// Node tree helpers: lookup, display, JSON Pointer.
+#include <charconv>
+#include <cstdio>
+
+#include "sandgate/node.h"
+
+namespace sandgate {
+
+const Node* Node::find(std::string_view key) const {
+  for (const auto& m : members) {
+    if (m.key == key) return &m.value;
+  }
+  return nullptr;
+}
+
+Node* Node::find(std::string_view key) {
+  for (auto& m : members) {
+    if (m.key == key) return &m.value;
+  }
+  return nullptr;
+}
+
+const Member* Node::find_member(std::string_view key) const {
+  for (const auto& m : members) {
+    if (m.key == key) return &m;
+  }
+  return nullptr;
+}
+
+namespace {
+
+std::string quote(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
+  return out;
+}
+
+}  // namespace
+
+std::string Node::display() const {
+  constexpr std::size_t k_max = 80;
+  switch (kind) {
+    case NodeKind::null: return text.empty() ? "null" : text;
+    case NodeKind::boolean: return text.empty() ? (boolean ? "true" : "false") : text;
+    case NodeKind::integer: return text.empty() ? std::to_string(integer) : text;
+    case NodeKind::number: {
+      if (!text.empty()) return text;
+      char buf[32];
+      auto r = std::to_chars(buf, buf + sizeof buf, number);
+      return std::string(buf, r.ptr);
+    }
+    case NodeKind::string:
+      if (text.size() > k_max) return quote(text.substr(0, k_max)) + "…";
+      return quote(text);
+    case NodeKind::array: return "a list of " + std::to_string(items.size());
+    case NodeKind::object: return "an object";
+  }
+  return "";
+}
+
+std::string_view Node::kind_name() const {
+  switch (kind) {
+    case NodeKind::null: return "null";
+    case NodeKind::boolean: return "a boolean";
+    case NodeKind::integer: return "an integer";
+    case NodeKind::number: return "a number";
+    case NodeKind::string: return "a string";
+    case NodeKind::array: return "a list";
+    case NodeKind::object: return "an object";
+  }
+  return "a value";
+}
+
+Node Node::make_null() { return Node{}; }
+Node Node::make_bool(bool v) {
+  Node n;
+  n.kind = NodeKind::boolean;
+  n.boolean = v;
+  return n;
+}
+Node Node::make_int(std::int64_t v) {
+  Node n;
+  n.kind = NodeKind::integer;
+  n.integer = v;
+  return n;
+}
+Node Node::make_number(double v) {
+  Node n;
+  n.kind = NodeKind::number;
+  n.number = v;
+  return n;
+}
+Node Node::make_string(std::string v) {
+  Node n;
+  n.kind = NodeKind::string;
+  n.text = std::move(v);
+  return n;
+}
+Node Node::make_array() {
+  Node n;
+  n.kind = NodeKind::array;
+  return n;
+}
+Node Node::make_object() {
+  Node n;
+  n.kind = NodeKind::object;
+  return n;
+}
+
+Node& Node::add(std::string key, Node value) {
+  members.push_back(Member{std::move(key), {}, {}, std::move(value)});
+  return members.back().value;
+}
+
+bool Node::operator==(const Node& other) const {
+  if (kind != other.kind) {
+    // 2 and 2.0 are the same JSON value.
+    if (is_number() && other.is_number()) {
+      double a = kind == NodeKind::integer ? static_cast<double>(integer) : number;
+      double b = other.kind == NodeKind::integer ? static_cast<double>(other.integer) : other.number;
+      return a == b;
+    }
+    return false;
+  }
+  switch (kind) {
+    case NodeKind::null: return true;
+    case NodeKind::boolean: return boolean == other.boolean;
+    case NodeKind::integer:
+      return integer == other.integer && (!int_overflow || text == other.text);
+    case NodeKind::number: return number == other.number;
+    case NodeKind::string: return text == other.text;
+    case NodeKind::array: return items == other.items;
+    case NodeKind::object: {
+      if (members.size() != other.members.size()) return false;
+      for (std::size_t i = 0; i < members.size(); ++i) {
+        if (members[i].key != other.members[i].key) return false;
+        if (!(members[i].value == other.members[i].value)) return false;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string pointer_join(std::string_view base, std::string_view token) {
+  std::string out;
+  out.reserve(base.size() + token.size() + 1);
+  out.append(base);
+  out += '/';
+  for (char c : token) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string pointer_join(std::string_view base, std::size_t index) {
+  std::string out(base);
+  out += '/';
+  out += std::to_string(index);
+  return out;
+}
+
+bool pointer_split(std::string_view pointer, std::vector<std::string>& tokens) {
+  tokens.clear();
+  if (pointer.empty()) return true;
+  if (pointer.front() != '/') return false;
+  std::size_t i = 1;
+  std::string cur;
+  for (; i <= pointer.size(); ++i) {
+    if (i == pointer.size() || pointer[i] == '/') {
+      tokens.push_back(cur);
+      cur.clear();
+      continue;
+    }
+    char c = pointer[i];
+    if (c == '~') {
+      if (i + 1 >= pointer.size()) return false;
+      char e = pointer[++i];
+      if (e == '0') {
+        cur += '~';
+      } else if (e == '1') {
+        cur += '/';
+      } else {
+        return false;
+      }
+    } else {
+      cur += c;
+    }
+  }
+  return true;
+}
+
+const Node* pointer_resolve(const Node& root, std::string_view pointer) {
+  std::vector<std::string> tokens;
+  if (!pointer_split(pointer, tokens)) return nullptr;
+  const Node* cur = &root;
+  for (const auto& t : tokens) {
+    if (cur->is_object()) {
+      const Node* next = nullptr;
+      for (const auto& m : cur->members) {
+        if (m.input_key() == t) {
+          next = &m.value;
+          break;
+        }
+      }
+      if (!next) return nullptr;
+      cur = next;
+    } else if (cur->is_array()) {
+      if (t.empty() || (t.size() > 1 && t[0] == '0')) return nullptr;
+      std::size_t idx = 0;
+      auto r = std::from_chars(t.data(), t.data() + t.size(), idx);
+      if (r.ec != std::errc{} || r.ptr != t.data() + t.size() || idx >= cur->items.size()) return nullptr;
+      cur = &cur->items[idx];
+    } else {
+      return nullptr;
+    }
+  }
+  return cur;
+}
+
+}  // namespace sandgate

@@ -1,0 +1,292 @@
+// Policy::parse: load → runner-document unwrap → spelling layer → schema → typed model → P rules.
+#include "sandgate/policy.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include "model/cursor.h"
+#include "model/policy_model.h"
+#include "rules/policy_rules.h"
+#include "schema/shape.h"
+#include "schema/validate.h"
+#include "util/diagnostics.h"
+
+namespace sandgate {
+
+struct Policy::Impl {
+  std::string file;
+  Node root;             // the whole input (a runner document keeps its envelope)
+  std::string base_path; // where the policy sits in `root`
+  Diagnostics diagnostics;
+  model::PolicyModel model;
+  const Node& policy_node() const {
+    if (base_path.empty()) return root;
+    return *root.find("policy");
+  }
+};
+
+Policy::Policy(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Policy::~Policy() = default;
+const std::string& Policy::file() const { return impl_->file; }
+bool Policy::is_null() const { return impl_->model.is_null; }
+const Diagnostics& Policy::diagnostics() const { return impl_->diagnostics; }
+const Node& Policy::document() const { return impl_->policy_node(); }
+const std::string& Policy::base_path() const { return impl_->base_path; }
+const model::PolicyModel& Policy::model() const { return impl_->model; }
+
+namespace {
+
+using model::Cursor;
+
+model::Origin origin(const Cursor& c) { return {c.path, c.mark()}; }
+
+void read_quantity(const Cursor& c, model::PolicyQuantity& q, DiagnosticSink& sink) {
+  if (!c || !c.node->is_string()) return;
+  q.text = c.node->text;
+  q.origin = origin(c);
+  QuantityError err;
+  q.value = Quantity::parse(q.text, QuantityGrammar::kubernetes, &err);
+  if (!q.value) {
+    sink.add(Code::POLICY_QUANTITY, c.path, c.mark(),
+             "\"" + std::string(c.member ? c.member->input_key() : "") + "\" is not a Kubernetes quantity: " + err.message,
+             "write e.g. \"500m\", \"2\", \"512Mi\" or \"4Gi\"");
+  }
+}
+
+std::vector<model::PortRange> read_ports(const Cursor& c) {
+  std::vector<model::PortRange> out;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    Cursor p = c.at(i);
+    model::PortRange r;
+    r.protocol = p["protocol"].str("TCP");
+    r.port = p["port"].integer(0);
+    r.end_port = p["end_port"].integer(0);
+    out.push_back(r);
+  }
+  return out;
+}
+
+std::map<std::string, std::string> read_labels(const Cursor& c) {
+  std::map<std::string, std::string> out;
+  if (!c || !c.node->is_object()) return out;
+  for (const auto& m : c.node->members) {
+    if (m.value.is_string()) out[m.key] = m.value.text;
+  }
+  return out;
+}
+
+}  // namespace
+
+model::NetRule model::read_net_rule(const Cursor& c) {
+  model::NetRule r;
+  r.origin = origin(c);
+  if (Cursor cidr = c["cidr"]) {
+    r.peers.push_back(model::PeerKind::cidr);
+    r.cidr = cidr["cidr"].str();
+    auto parsed = parse_prefix(r.cidr);
+    if (parsed.problem == PrefixProblem::none) r.prefix = parsed.prefix;
+    r.except_text = cidr["except"].strings();
+    for (const auto& e : r.except_text) {
+      auto pe = parse_prefix(e);
+      if (pe.problem == PrefixProblem::none) r.except.push_back(pe.prefix);
+    }
+  }
+  if (Cursor h = c["https_hostname"]) {
+    r.peers.push_back(model::PeerKind::hostname);
+    r.hostname = h.str();
+    std::transform(r.hostname.begin(), r.hostname.end(), r.hostname.begin(),
+                   [](unsigned char ch) { return static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch); });
+  }
+  if (Cursor t = c["tenant"]) {
+    r.peers.push_back(model::PeerKind::tenant);
+    r.tenant = t.str();
+  }
+  if (Cursor a = c["any"]) {
+    r.peers.push_back(model::PeerKind::any);
+    r.any_set = true;
+    r.any = a.boolean();
+  }
+  if (Cursor s = c["selector"]) {
+    r.peers.push_back(model::PeerKind::selector);
+    r.pod_labels = read_labels(s["pod_labels"]);
+    if (Cursor ns = s["namespace_labels"]) {
+      r.has_namespace_labels = true;
+      r.namespace_labels = read_labels(ns);
+    }
+  }
+  r.ports = read_ports(c["ports"]);
+  r.hostname_except = c["https_hostname_except"].strings();
+  return r;
+}
+
+namespace {
+
+std::vector<model::NetRule> read_rules(const Cursor& c) {
+  std::vector<model::NetRule> out;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    if (c.at(i).node->is_object()) out.push_back(model::read_net_rule(c.at(i)));
+  }
+  return out;
+}
+
+void build_model(const Cursor& root, model::PolicyModel& m, DiagnosticSink& sink) {
+  m.display_name = root["display_name"].str();
+  if (Cursor base = root["base"]; base && base.node->is_object()) {
+    m.base = base.node;
+    m.base_origin = origin(base);
+    m.scheduler_name = base["spec"]["schedulerName"].str();
+    if (Cursor ann = base["metadata"]["annotations"]; ann && ann.node->is_object()) {
+      for (const auto& a : ann.node->members) {
+        if (a.value.is_string()) m.base_annotations[a.key] = a.value.text;
+      }
+    }
+  }
+  Cursor c = root["constraints"];
+  Cursor res = c["resources"];
+  read_quantity(res["max_cpu"], m.max_cpu, sink);
+  read_quantity(res["max_memory"], m.max_memory, sink);
+  read_quantity(res["min_cpu"], m.min_cpu, sink);
+  read_quantity(res["min_memory"], m.min_memory, sink);
+  read_quantity(res["default_cpu"], m.default_cpu, sink);
+  read_quantity(res["default_memory"], m.default_memory, sink);
+  read_quantity(res["cpu_ceiling"], m.cpu_ceiling, sink);
+  read_quantity(res["memory_ceiling"], m.memory_ceiling, sink);
+  if (Cursor g = res["max_gpu_count"]; g.is_int() && g.node->integer >= 0) {
+    m.max_gpu_count = g.node->integer;
+    m.max_gpu_count_origin = origin(g);
+  }
+  m.require_limits = res["require_limits"].boolean();
+
+  m.allowed_registries = c["image"]["allowed_registries"].strings();
+  m.allowed_images = c["image"]["allowed_images"].strings();
+
+  Cursor net = c["network"];
+  m.allowed_egress = read_rules(net["allowed_egress"]);
+  m.default_egress = read_rules(net["default_egress"]);
+  m.allowed_ingress = read_rules(net["allowed_ingress"]);
+  m.default_ingress = read_rules(net["default_ingress"]);
+  m.deny_hostname_rules = net["deny_https_hostname_rules"].boolean();
+  m.dns_egress = net["dns_egress"].str();
+
+  Cursor sec = c["security"];
+  m.allow_privileged = sec["allow_privileged"].boolean();
+  m.allowed_capabilities = sec["allowed_capabilities"].strings();
+  m.allowed_seccomp_profiles = sec["allowed_seccomp_profiles"].strings();
+  m.allowed_runtime_classes = sec["allowed_runtime_classes"].strings();
+  m.default_cpu_runtime_class = sec["default_cpu_runtime_class"].str();
+  m.default_cpu_runtime_class_origin = origin(sec["default_cpu_runtime_class"]);
+  m.default_gpu_runtime_class = sec["default_gpu_runtime_class"].str();
+  m.default_gpu_runtime_class_origin = origin(sec["default_gpu_runtime_class"]);
+
+  m.allowed_instance_types = c["instance"]["allowed_instance_types"].strings();
+  if (Cursor l = c["lifecycle"]["default_lifetime_seconds"]; l.is_int() && l.node->integer >= 0 && l.node->integer <= 2592000) {
+    m.default_lifetime_seconds = l.node->integer;
+  }
+  m.denied_annotation_prefixes = c["metadata"]["denied_annotation_prefixes"].strings();
+  if (Cursor n = c["metadata"]["max_annotation_count"]; n.is_int() && n.node->integer >= 0) {
+    m.max_annotation_count = n.node->integer;
+  }
+  m.allowed_media = c["volumes"]["allowed_media"].strings();
+  read_quantity(c["volumes"]["max_size"], m.max_size, sink);
+
+  if (Cursor allow = root["control_plane_access"]["source_ip_allowlist"]; allow && allow.node->is_object()) {
+    m.has_source_ip_allowlist = true;
+    m.source_ip_cidrs = allow["cidrs"].strings();
+  }
+}
+
+}  // namespace
+
+struct PolicyBuilder {
+  // `prior` holds loading problems that did not stop the parse (duplicate keys, tags).
+  static PolicyLoad build(Node root, std::string file, const PolicyContext& context, Diagnostics prior = {}) {
+    auto impl = std::make_unique<Policy::Impl>();
+    impl->diagnostics = std::move(prior);
+    impl->file = std::move(file);
+    impl->root = std::move(root);
+    DiagnosticSink sink(impl->diagnostics, impl->file, "policy");
+
+    // A runner document (as the runner API returns it) carries the policy in `policy`.
+    Node* policy = &impl->root;
+    if (impl->root.is_object() && impl->root.find("policy")) {
+      impl->base_path = pointer_join("", "policy");
+      policy = impl->root.find("policy");
+    }
+    if (policy->is_null()) {
+      impl->model.is_null = true;
+      sink.add(Code::POLICY_NULL, impl->base_path, policy->mark,
+               "the policy is null: the runner was never configured and will receive the platform's default policy",
+               "write {} for an explicitly permissive policy, or the constraints you want");
+    } else {
+      const auto& cs = schema::get("policy");
+      schema::ReportedPaths reported;
+      schema::shape(*policy, cs, impl->base_path, sink, reported);
+      schema::validate(*policy, cs, impl->base_path, sink, reported);
+      if (policy->is_object()) {
+        Cursor cur{policy, nullptr, impl->base_path};
+        build_model(cur, impl->model, sink);
+        rules::check_policy(cur, impl->model, sink, context);
+      }
+    }
+    PolicyLoad out;
+    out.diagnostics = impl->diagnostics;
+    out.policy = std::shared_ptr<const Policy>(new Policy(std::move(impl)));
+    return out;
+  }
+};
+
+PolicyLoad Policy::parse(std::string_view text, Format format, std::string file, const Limits& limits,
+                         const PolicyContext& context) {
+  Document doc = load_document(text, format, file, "policy", limits);
+  if (!doc.loaded) {
+    PolicyLoad out;
+    out.diagnostics = std::move(doc.diagnostics);
+    return out;
+  }
+  return PolicyBuilder::build(std::move(doc.root), std::move(file), context, std::move(doc.diagnostics));
+}
+
+PolicyLoad Policy::from_node(Node root, std::string file, const PolicyContext& context) {
+  return PolicyBuilder::build(std::move(root), std::move(file), context);
+}
+
+Result validate_policy(std::string_view text, Format format, std::string file, const Limits& limits,
+                       const PolicyContext& context) {
+  Result r;
+  r.diagnostics = Policy::parse(text, format, std::move(file), limits, context).diagnostics;
+  r.finish();
+  return r;
+}
+
+Result validate_policy(const Node& root, std::string file, const PolicyContext& context) {
+  Result r;
+  r.diagnostics = Policy::from_node(root, std::move(file), context).diagnostics;
+  r.finish();
+  return r;
+}
+
+std::vector<const Diagnostic*> Result::with_severity(Severity s) const {
+  std::vector<const Diagnostic*> out;
+  for (const auto& d : diagnostics) {
+    if (d.severity == s) out.push_back(&d);
+  }
+  return out;
+}
+
+void Result::finish() {
+  ok = !has_errors(diagnostics);
+  // Read top to bottom: inputs in order of first mention, then by position (diagnostics without a
+  // position keep their relative order).
+  std::vector<std::string> inputs;
+  for (const auto& d : diagnostics) {
+    if (std::find(inputs.begin(), inputs.end(), d.input) == inputs.end()) inputs.push_back(d.input);
+  }
+  auto key = [&](const Diagnostic& d) {
+    auto rank = std::find(inputs.begin(), inputs.end(), d.input) - inputs.begin();
+    return std::make_tuple(rank, d.source ? d.source->line : 0, d.source ? d.source->column : 0);
+  };
+  std::stable_sort(diagnostics.begin(), diagnostics.end(),
+                   [&](const Diagnostic& a, const Diagnostic& b) { return key(a) < key(b); });
+}
+
+}  // namespace sandgate

@@ -1,0 +1,174 @@
+// Human output in the style of rustc and Elm: what is wrong, where (file:line:col), the source
+// line with a caret under the value, and how to fix it. Colour only when asked (a TTY).
+#include <fmt/color.h>
+#include <fmt/format.h>
+
+#include "sandgate/render.h"
+
+namespace sandgate {
+namespace {
+
+struct Style {
+  bool color;
+  std::string paint(std::string_view s, fmt::text_style st) const {
+    return color ? fmt::format(st, "{}", s) : std::string(s);
+  }
+};
+
+fmt::text_style severity_style(Severity s) {
+  switch (s) {
+    case Severity::error: return fmt::fg(fmt::terminal_color::bright_red) | fmt::emphasis::bold;
+    case Severity::warning: return fmt::fg(fmt::terminal_color::bright_yellow) | fmt::emphasis::bold;
+    case Severity::info: return fmt::fg(fmt::terminal_color::bright_cyan) | fmt::emphasis::bold;
+  }
+  return {};
+}
+
+std::string_view line_of(std::string_view text, int line) {
+  int current = 1;
+  std::size_t start = 0;
+  while (current < line) {
+    auto nl = text.find('\n', start);
+    if (nl == std::string_view::npos) return {};
+    start = nl + 1;
+    ++current;
+  }
+  auto end = text.find('\n', start);
+  std::string_view l = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+  if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+  return l;
+}
+
+// Byte offset of the 1-based code-point column `column` in `line`.
+std::size_t byte_at_column(std::string_view line, int column) {
+  std::size_t i = 0;
+  for (int c = 1; c < column && i < line.size(); ++c) {
+    ++i;
+    while (i < line.size() && (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) ++i;
+  }
+  return i;
+}
+
+// How many code points the caret should cover: the token that starts at `from`.
+int token_width(std::string_view line, std::size_t from) {
+  if (from >= line.size()) return 1;
+  std::size_t end = from;
+  char q = line[from];
+  if (q == '"' || q == '\'') {
+    end = line.find(q, from + 1);
+    end = end == std::string_view::npos ? line.size() : end + 1;
+  } else {
+    while (end < line.size() && line[end] != ' ' && line[end] != ',' && line[end] != '}' && line[end] != ']' &&
+           line[end] != '#' && !(line[end] == ':' && (end + 1 == line.size() || line[end + 1] == ' '))) {
+      ++end;
+    }
+  }
+  int width = 0;
+  for (std::size_t i = from; i < end; ++i) {
+    if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) ++width;
+  }
+  return std::max(width, 1);
+}
+
+std::string expand_tabs(std::string_view s) {
+  std::string out;
+  for (char c : s) out += c == '\t' ? std::string(4, ' ') : std::string(1, c);
+  return out;
+}
+
+void render_one(std::string& out, const Diagnostic& d, const SourceTexts& sources, const Style& st) {
+  const CodeInfo& info = d.info();
+  out += st.paint(to_string(d.severity), severity_style(d.severity));
+  out += st.paint(fmt::format("[{}]", info.name), severity_style(d.severity));
+  out += st.paint(": ", fmt::emphasis::bold);
+  out += st.paint(d.message, fmt::emphasis::bold);
+  out += "\n";
+  auto blue = fmt::fg(fmt::terminal_color::bright_blue) | fmt::emphasis::bold;
+  if (d.source && d.source->line > 0) {
+    std::string lineno = std::to_string(d.source->line);
+    std::string pad(lineno.size(), ' ');
+    out += pad + st.paint("--> ", blue) + fmt::format("{}:{}:{}\n", d.source->file, d.source->line, d.source->column);
+    auto it = sources.find(d.source->file);
+    if (it != sources.end()) {
+      std::string_view line = line_of(it->second, d.source->line);
+      std::size_t at = byte_at_column(line, d.source->column);
+      // Tabs are shown as 4 spaces; the caret must move the same way.
+      std::string before = expand_tabs(line.substr(0, at));
+      int indent = 0;
+      for (char c : before) indent += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+      out += pad + st.paint(" |", blue) + "\n";
+      out += st.paint(lineno + " |", blue) + " " + expand_tabs(line) + "\n";
+      out += pad + st.paint(" |", blue) + " " + std::string(static_cast<std::size_t>(indent), ' ') +
+             st.paint(std::string(static_cast<std::size_t>(token_width(line, at)), '^'), severity_style(d.severity)) + "\n";
+    }
+    out += pad;
+  } else if (d.source) {
+    out += "  " + st.paint("--> ", blue) + d.source->file + "\n  ";
+  } else {
+    out += "  ";
+  }
+  std::string where = d.path.empty() ? "/" : d.path;
+  std::string facts = fmt::format("at {}{} · rule {}", d.input.empty() ? "" : d.input + " ", where, info.rule);
+  if (!info.reason.empty()) facts += " · " + std::string(info.reason);
+  if (!info.grpc_code.empty()) facts += " · " + std::string(info.grpc_code);
+  if (!info.python_exception.empty()) facts += " · " + std::string(info.python_exception);
+  out += st.paint(" = ", blue) + facts + "\n";
+  if (!d.hint.empty()) {
+    out += std::string(d.source && d.source->line > 0 ? std::to_string(d.source->line).size() : 2, ' ');
+    out += st.paint(" = help: ", blue) + d.hint + "\n";
+  }
+  out += "\n";
+}
+
+}  // namespace
+
+std::string render_text(const std::vector<Report>& reports, const SourceTexts& sources, const TextOptions& options) {
+  Style st{options.color};
+  std::string out;
+  for (const auto& rep : reports) {
+    int errors = 0, warnings = 0, infos = 0;
+    for (const auto& d : rep.result.diagnostics) {
+      if (d.severity == Severity::info && !options.show_info) continue;
+      render_one(out, d, sources, st);
+      (d.severity == Severity::error ? errors : d.severity == Severity::warning ? warnings : infos)++;
+    }
+    std::vector<std::string> counts;
+    if (errors) counts.push_back(fmt::format("{} error{}", errors, errors == 1 ? "" : "s"));
+    if (warnings) counts.push_back(fmt::format("{} warning{}", warnings, warnings == 1 ? "" : "s"));
+    if (infos && options.show_info) counts.push_back(fmt::format("{} note{}", infos, infos == 1 ? "" : "s"));
+    std::string verdict = rep.result.ok ? st.paint(rep.command == "policy validate" ? "valid" : "ok",
+                                                   fmt::fg(fmt::terminal_color::bright_green) | fmt::emphasis::bold)
+                                        : st.paint(rep.command == "policy validate" ? "invalid" : "rejected",
+                                                   fmt::fg(fmt::terminal_color::bright_red) | fmt::emphasis::bold);
+    std::string tail;
+    for (std::size_t i = 0; i < counts.size(); ++i) tail += (i ? ", " : "") + counts[i];
+    out += fmt::format("{}: {}{}\n", rep.file, verdict, tail.empty() ? "" : " (" + tail + ")");
+  }
+  return out;
+}
+
+std::string codes_to_markdown() {
+  std::string out =
+      "# Diagnostic codes\n\n"
+      "<!-- Generated by `sandgate codes --format markdown` from core/include/sandgate/codes.def. Do not edit. -->\n\n"
+      "Every diagnostic sandgate reports carries one of these codes. The table is the single source of\n"
+      "the C++ enum, the Python and Node exception mapping, the TypeScript code union and this page.\n\n"
+      "- **severity** is the default; a client rule (side `python` or `typescript`) is an error for the\n"
+      "  client you send through (`--client`) and a warning for the other one.\n"
+      "- **reason** and **gRPC** are what the server answers when it has them; `—` means the problem is\n"
+      "  found before any request (the SDK raises, or the input is malformed).\n\n"
+      "| code | rule | severity | reason | gRPC | Python exception | JS exception | side | meaning |\n"
+      "|---|---|---|---|---|---|---|---|---|\n";
+  auto cell = [](std::string_view s) { return s.empty() ? std::string("—") : "`" + std::string(s) + "`"; };
+  for (const auto& c : all_codes()) {
+    std::string summary(c.summary);
+    std::string escaped;
+    for (char ch : summary) escaped += ch == '|' ? std::string("\\|") : std::string(1, ch);
+    out += fmt::format("| <a id=\"{0}\"></a>`{0}` | {1} | {2} | {3} | {4} | {5} | {6} | {7} | {8} |\n", c.name, c.rule,
+                       to_string(c.severity), cell(c.reason), cell(c.grpc_code), cell(c.python_exception),
+                       cell(c.js_exception), to_string(c.side), escaped);
+  }
+  return out;
+}
+
+}  // namespace sandgate

@@ -1,0 +1,286 @@
+#include "rules/policy_rules.h"
+
+#include <algorithm>
+
+#include "util/text.h"
+
+namespace sandgate::rules {
+namespace {
+
+using model::Cursor;
+using model::PolicyQuantity;
+
+// P-2, P-3: base is a Pod fragment, but not every Pod field is the policy's to set.
+void check_base(const Cursor& policy, DiagnosticSink& sink) {
+  Cursor spec = policy["base"]["spec"];
+  if (!spec || !spec.node->is_object()) return;
+  struct Forbidden {
+    const char* key;
+    const char* why;
+  };
+  static constexpr Forbidden k_forbidden[] = {
+      {"affinity", "affinity is security-sensitive and is rejected when the policy is written"},
+      {"securityContext", "the pod securityContext is security-sensitive and is rejected when the policy is written"},
+      {"runtimeClassName", "runtime classes are governed by constraints.security, not by base"},
+      {"initContainers", "platform init containers are added by the platform; base cannot add them"},
+  };
+  for (const auto& f : k_forbidden) {
+    if (Cursor c = spec[f.key]) {
+      sink.add(Code::BASE_FORBIDDEN_FIELD, c.path, c.member->key_mark, "base sets spec." + std::string(f.key) + ": " + f.why,
+               std::string("remove spec.") + f.key + " from base");
+    }
+  }
+  Cursor containers = spec["containers"];
+  for (std::size_t i = 0; i < containers.size(); ++i) {
+    if (Cursor sc = containers.at(i)["securityContext"]) {
+      sink.add(Code::BASE_FORBIDDEN_FIELD, sc.path, sc.member->key_mark,
+               "base sets a container securityContext, which is security-sensitive and rejected when the policy is written",
+               "remove securityContext from the base container");
+    }
+  }
+  if (Cursor g = spec["terminationGracePeriodSeconds"]) {
+    sink.add(Code::BASE_GRACE_PERIOD, g.path, g.member->key_mark,
+             "base sets spec.terminationGracePeriodSeconds, which a policy cannot set",
+             "remove it; on SUNK, raise Slurm's KillWait instead");
+  }
+}
+
+bool both(const PolicyQuantity& a, const PolicyQuantity& b) { return a.value && b.value; }
+
+std::string name_of(const PolicyQuantity& q) {
+  auto slash = q.origin.path.rfind('/');
+  return slash == std::string::npos ? q.origin.path : q.origin.path.substr(slash + 1);
+}
+
+// P-5 (warnings) and the resource part of P-14 (no sandbox can pass).
+void check_resource_bounds(const model::PolicyModel& m, DiagnosticSink& sink) {
+  auto warn = [&](Code code, const PolicyQuantity& lhs, const PolicyQuantity& rhs, const char* relation,
+                  const std::string& consequence) {
+    sink.add(code, lhs.origin.path, lhs.origin.mark,
+             name_of(lhs) + " (" + lhs.text + ") is " + relation + " " + name_of(rhs) + " (" + rhs.text + ")" +
+                 consequence);
+  };
+  struct Dim {
+    const PolicyQuantity &min, &def, &max, &ceiling;
+  };
+  for (const Dim& d : {Dim{m.min_cpu, m.default_cpu, m.max_cpu, m.cpu_ceiling},
+                       Dim{m.min_memory, m.default_memory, m.max_memory, m.memory_ceiling}}) {
+    bool min_above_max = both(d.min, d.max) && *d.min.value > *d.max.value;
+    if (min_above_max) {
+      warn(Code::POLICY_UNSATISFIABLE, d.min, d.max, "above", ": no request can satisfy both, so no sandbox can pass");
+    }
+    if (both(d.ceiling, d.min) && *d.ceiling.value < *d.min.value) {
+      warn(Code::POLICY_UNSATISFIABLE, d.ceiling, d.min, "below",
+           ": one container at the minimum already exceeds the ceiling, so no sandbox can pass");
+    }
+    if (both(d.min, d.def) && *d.min.value > *d.def.value) {
+      warn(Code::POLICY_INCONSISTENT, d.def, d.min, "below", ": a sandbox that takes the default is rejected");
+    }
+    if (both(d.def, d.max) && *d.def.value > *d.max.value) {
+      warn(Code::POLICY_INCONSISTENT, d.def, d.max, "above", ": a sandbox that takes the default is rejected");
+    }
+    if (both(d.max, d.ceiling) && *d.max.value > *d.ceiling.value) {
+      warn(Code::POLICY_INCONSISTENT, d.max, d.ceiling, "above",
+           ": the per-container maximum can never be reached");
+    }
+  }
+}
+
+// P-10: defaults must be pinnable.
+void check_runtime_class_defaults(const Cursor& policy, const model::PolicyModel& m, DiagnosticSink& sink) {
+  Cursor sec = policy["constraints"]["security"];
+  for (const char* key : {"default_cpu_runtime_class", "default_gpu_runtime_class"}) {
+    Cursor c = sec[key];
+    if (!c || !c.node->is_string() || c.node->text.empty()) continue;
+    const std::string& value = c.node->text;
+    if (m.allowed_runtime_classes.empty()) {
+      sink.add(Code::DEFAULT_RUNTIME_CLASS_UNPINNABLE, c.path, c.mark(),
+               std::string(key) + " is \"" + value + "\" but allowed_runtime_classes is empty: sandboxes get it by default, yet none can pin it",
+               "add \"" + value + "\" to allowed_runtime_classes (Terraform requires that)");
+    } else if (std::find(m.allowed_runtime_classes.begin(), m.allowed_runtime_classes.end(), value) ==
+               m.allowed_runtime_classes.end()) {
+      std::vector<std::string> allowed;
+      for (const auto& a : m.allowed_runtime_classes) allowed.push_back(quoted(a));
+      sink.add(Code::DEFAULT_RUNTIME_CLASS_NOT_ALLOWED, c.path, c.mark(),
+               std::string(key) + " is \"" + value + "\", which is not in allowed_runtime_classes (" + join_and(allowed) + ")",
+               "add it to allowed_runtime_classes or choose one of them");
+    }
+  }
+}
+
+// P-12: the control-plane source IP allowlist.
+void check_source_ips(const Cursor& policy, DiagnosticSink& sink) {
+  Cursor cidrs = policy["control_plane_access"]["source_ip_allowlist"]["cidrs"];
+  if (!cidrs) return;
+  constexpr std::size_t k_max = 256;
+  if (cidrs.size() > k_max) {
+    sink.add(Code::SOURCE_IP_TOO_MANY, cidrs.path, cidrs.mark(),
+             "source_ip_allowlist has " + std::to_string(cidrs.size()) + " CIDRs; at most 256 are accepted",
+             "merge adjacent ranges into wider prefixes");
+  }
+  std::vector<std::pair<Prefix, std::size_t>> parsed;
+  for (std::size_t i = 0; i < cidrs.size(); ++i) {
+    Cursor c = cidrs.at(i);
+    if (!c.node->is_string()) continue;
+    auto p = parse_prefix(c.node->text);
+    switch (p.problem) {
+      case PrefixProblem::none: parsed.emplace_back(p.prefix, i); break;
+      case PrefixProblem::syntax:
+        sink.add(Code::SOURCE_IP_INVALID, c.path, c.mark(), c.node->display() + " is not an IPv4 or IPv6 prefix",
+                 "write e.g. \"203.0.113.0/24\" or \"2001:db8::/32\"");
+        break;
+      case PrefixProblem::not_canonical:
+        sink.add(Code::SOURCE_IP_INVALID, c.path, c.mark(), c.node->display() + " is not canonical: it has host bits set",
+                 "write \"" + p.canonical + "\"");
+        break;
+      case PrefixProblem::ipv4_mapped:
+        sink.add(Code::SOURCE_IP_INVALID, c.path, c.mark(), c.node->display() + " is an IPv4-mapped IPv6 prefix",
+                 "write the IPv4 prefix itself");
+        break;
+    }
+  }
+  for (std::size_t a = 0; a < parsed.size(); ++a) {
+    for (std::size_t b = 0; b < parsed.size(); ++b) {
+      if (a == b) continue;
+      const auto& [pa, ia] = parsed[a];
+      const auto& [pb, ib] = parsed[b];
+      // Equal prefixes cover each other: report the later one only.
+      bool equal = pa.covers(pb) && pb.covers(pa);
+      if (pb.covers(pa) && (!equal || ib < ia)) {
+        Cursor c = cidrs.at(ia);
+        sink.add(Code::SOURCE_IP_REDUNDANT, c.path, c.mark(),
+                 "source IP prefix " + c.node->text + " is already covered by " + cidrs.at(ib).node->text,
+                 "remove the redundant prefix");
+        break;
+      }
+    }
+  }
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return s;
+}
+
+}  // namespace
+
+bool is_slurm_scheduler(const std::string& scheduler, const std::optional<std::string>& sunk_scheduler) {
+  if (scheduler.empty()) return false;
+  if (sunk_scheduler) return scheduler == *sunk_scheduler;
+  return lower(scheduler).find("slurm") != std::string::npos;
+}
+
+void check_net_rule(const Cursor& rule, const model::NetRule& r, const std::string& where, DiagnosticSink& sink) {
+  static constexpr const char* k_peer_names[] = {"none", "cidr", "https_hostname", "tenant", "any", "selector"};
+  bool ingress = where.find("ingress") != std::string::npos;
+  if (r.peers.size() != 1) {
+    std::vector<std::string> names;
+    for (auto p : r.peers) names.emplace_back(k_peer_names[static_cast<int>(p)]);
+    sink.add(Code::RULE_PEER_COUNT, rule.path, rule.mark(),
+             std::string("each ") + (ingress ? "ingress rule must select exactly one source" : "egress rule must select exactly one destination") +
+                 (names.empty() ? ", but this one selects none" : ", but this one sets " + join_and(names)),
+             ingress ? "use one of cidr, tenant or any per rule" : "use one of cidr, https_hostname, tenant, any or selector per rule");
+  }
+  if (r.any_set && !r.any) {
+    Cursor a = rule["any"];
+    sink.add(Code::RULE_ANY_FALSE, a.path, a.mark(), "\"any\" is false; when present it must be true",
+             "remove \"any\" or set it to true");
+  }
+  if (Cursor cidr = rule["cidr"]) {
+    auto check = [&](const Cursor& c, bool is_except) {
+      if (!c || !c.node->is_string()) return;
+      auto p = parse_prefix(c.node->text);
+      std::string what = is_except ? "except entry " : "CIDR ";
+      if (p.problem == PrefixProblem::syntax) {
+        sink.add(Code::CIDR_INVALID, c.path, c.mark(), what + c.node->display() + " is not an IPv4 or IPv6 prefix",
+                 "write e.g. \"10.0.0.0/8\"");
+      } else if (p.problem == PrefixProblem::not_canonical) {
+        sink.add(Code::CIDR_INVALID, c.path, c.mark(), what + c.node->display() + " is not canonical: it has host bits set",
+                 "write \"" + p.canonical + "\"");
+      } else if (p.problem == PrefixProblem::ipv4_mapped) {
+        sink.add(Code::CIDR_INVALID, c.path, c.mark(), what + c.node->display() + " is an IPv4-mapped IPv6 prefix",
+                 "write the IPv4 prefix itself");
+      }
+    };
+    check(cidr["cidr"], false);
+    Cursor ex = cidr["except"];
+    for (std::size_t i = 0; i < ex.size(); ++i) check(ex.at(i), true);
+  }
+  if (Cursor sel = rule["selector"]; sel && sel.node->is_object()) {
+    Cursor labels = sel["pod_labels"];
+    if (!labels || !labels.node->is_object() || labels.node->members.empty()) {
+      sink.add(Code::SELECTOR_EMPTY, labels ? labels.path : sel.path, labels ? labels.mark() : sel.mark(),
+               "a selector rule needs at least one pod label", "add pod_labels, e.g. {app: web}");
+    }
+  }
+  Cursor ports = rule["ports"];
+  for (std::size_t i = 0; i < ports.size(); ++i) {
+    Cursor p = ports.at(i);
+    Cursor end = p["end_port"];
+    if (end.is_int() && p["port"].is_int() && end.node->integer != 0 && end.node->integer < p["port"].node->integer) {
+      sink.add(Code::PORT_RANGE, end.path, end.mark(),
+               "end_port " + std::to_string(end.node->integer) + " must be greater than or equal to port " +
+                   std::to_string(p["port"].node->integer),
+               "set end_port to 0 for a single port");
+    }
+  }
+  // P-8: where hostnames may appear.
+  if (Cursor h = rule["https_hostname"]; h && h.node->is_string()) {
+    HostnameForm form = classify_hostname(r.hostname);
+    if (where == "default_egress") {
+      sink.add(Code::DEFAULT_EGRESS_HOSTNAME, h.path, h.mark(),
+               "default_egress has the hostname destination " + h.node->display() +
+                   "; defaults must not grant names (a curated site set belongs on a SandboxTemplate)",
+               "move it to allowed_egress, and let sandboxes declare it");
+    } else if (form == HostnameForm::any && where != "allowed_egress") {
+      sink.add(Code::HOSTNAME_WILDCARD_PLACEMENT, h.path, h.mark(),
+               "the bare \"*\" hostname is a policy ceiling, allowed only in allowed_egress");
+    } else if (form == HostnameForm::invalid) {
+      sink.add(Code::HOSTNAME_INVALID, h.path, h.mark(),
+               h.node->display() + " is not an exact DNS name, a single leftmost wildcard label (*.example.com) or \"*\"",
+               "use lowercase DNS labels separated by dots, with at most one leading \"*.\"");
+    }
+  }
+  if (Cursor ex = rule["https_hostname_except"]) {
+    bool ok_place = where == "allowed_egress" && rule["https_hostname"];
+    if (!ok_place) {
+      sink.add(Code::HOSTNAME_EXCEPT_PLACEMENT, ex.path, ex.member->key_mark,
+               "https_hostname_except belongs only on allowed_egress hostname rules" +
+                   std::string(where == "sandbox" ? "; a sandbox cannot declare it" : ""),
+               "remove it, or move it to an allowed_egress rule with https_hostname");
+    } else {
+      for (std::size_t i = 0; i < ex.size(); ++i) {
+        Cursor e = ex.at(i);
+        if (e.node->is_string() && classify_hostname(lower(e.node->text)) == HostnameForm::invalid) {
+          sink.add(Code::HOSTNAME_INVALID, e.path, e.mark(), e.node->display() + " is not a DNS name or a single leftmost wildcard");
+        }
+      }
+    }
+  }
+}
+
+void check_policy(const Cursor& policy, const model::PolicyModel& m, DiagnosticSink& sink,
+                  const PolicyContext& context) {
+  check_base(policy, sink);
+  check_resource_bounds(m, sink);
+  Cursor net = policy["constraints"]["network"];
+  for (const char* list : {"allowed_egress", "default_egress", "allowed_ingress", "default_ingress"}) {
+    Cursor rules = net[list];
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+      Cursor r = rules.at(i);
+      if (r.node->is_object()) check_net_rule(r, model::read_net_rule(r), list, sink);
+    }
+  }
+  check_runtime_class_defaults(policy, m, sink);
+  check_source_ips(policy, sink);
+  // P-13
+  if (Cursor sel = policy["base"]["spec"]["nodeSelector"]; sel && is_slurm_scheduler(m.scheduler_name, context.sunk_scheduler)) {
+    sink.add(Code::SUNK_NODE_SELECTOR, sel.path, sel.member->key_mark,
+             "base sets spec.nodeSelector while schedulerName \"" + m.scheduler_name + "\" is a Slurm (SUNK) scheduler" +
+                 (context.sunk_scheduler ? "" : " (its name contains \"slurm\")") +
+                 ": Slurm picks the node, so a conflicting selector fails with NodeAffinity",
+             "remove nodeSelector and steer placement with sunk.coreweave.com/partition or /constraint annotations");
+  }
+}
+
+}  // namespace sandgate::rules

@@ -1,0 +1,242 @@
+#include "schema/validate.h"
+
+#include <valijson/schema.hpp>
+#include <valijson/validation_results.hpp>
+#include <valijson/validator.hpp>
+
+#include "util/text.h"
+
+namespace sandgate::schema {
+namespace {
+
+using rapidjson::Value;
+
+// valijson reads a RapidJSON tree; ours has positions and spellings it does not need.
+void to_rapidjson(const Node& n, Value& out, rapidjson::Document::AllocatorType& a) {
+  switch (n.kind) {
+    case NodeKind::null: out.SetNull(); break;
+    case NodeKind::boolean: out.SetBool(n.boolean); break;
+    case NodeKind::integer: out.SetInt64(n.integer); break;
+    case NodeKind::number: out.SetDouble(n.number); break;
+    case NodeKind::string: out.SetString(n.text.data(), static_cast<rapidjson::SizeType>(n.text.size()), a); break;
+    case NodeKind::array:
+      out.SetArray();
+      out.Reserve(static_cast<rapidjson::SizeType>(n.items.size()), a);
+      for (const auto& item : n.items) {
+        Value v;
+        to_rapidjson(item, v, a);
+        out.PushBack(v, a);
+      }
+      break;
+    case NodeKind::object:
+      out.SetObject();
+      for (const auto& m : n.members) {
+        Value k(m.key.data(), static_cast<rapidjson::SizeType>(m.key.size()), a);
+        Value v;
+        to_rapidjson(m.value, v, a);
+        out.AddMember(k, v, a);
+      }
+      break;
+  }
+}
+
+enum class ErrorKind { wrapper, type, enumeration, required, range, unknown_property, other };
+
+ErrorKind classify(const std::string& d) {
+  auto starts = [&](std::string_view p) { return d.compare(0, p.size(), p) == 0; };
+  if (starts("Value type not permitted")) return ErrorKind::type;
+  if (starts("Failed to match against any enum")) return ErrorKind::enumeration;
+  if (starts("Missing required property")) return ErrorKind::required;
+  if (starts("Expected number") || starts("String should be no") || starts("Array should contain") ||
+      starts("Object should") ) {
+    return ErrorKind::range;
+  }
+  if (starts("Object contains a property")) return ErrorKind::unknown_property;
+  if (starts("Failed to validate")) return ErrorKind::wrapper;
+  return ErrorKind::other;
+}
+
+// Where a valijson context (["<root>", "[constraints]", "[0]"]) points in our tree and schema.
+struct Located {
+  const Node* node = nullptr;
+  const Member* member = nullptr;  // when the node is an object member
+  const Value* schema = nullptr;
+  std::string path;
+  std::string label;  // how a message names it: "maxCpu", "allowed_media[0]"
+};
+
+Located locate(const Node& root, const CompiledSchema& cs, const std::vector<std::string>& context,
+               const std::string& base_path) {
+  Located loc{&root, nullptr, &deref(cs, cs.doc), base_path, {}};
+  for (std::size_t i = 1; i < context.size(); ++i) {
+    const std::string& elem = context[i];
+    if (elem.size() < 2) break;
+    std::string token = elem.substr(1, elem.size() - 2);
+    if (loc.node->is_object()) {
+      const Member* m = loc.node->find_member(token);
+      if (!m) break;
+      loc.member = m;
+      loc.node = &m->value;
+      loc.path = pointer_join(loc.path, m->input_key());
+      loc.label = std::string(m->input_key());
+      loc.schema = loc.schema ? member_schema(cs, *loc.schema, token) : nullptr;
+    } else if (loc.node->is_array()) {
+      std::size_t idx = std::strtoul(token.c_str(), nullptr, 10);
+      if (idx >= loc.node->items.size()) break;
+      loc.member = nullptr;
+      loc.node = &loc.node->items[idx];
+      loc.path = pointer_join(loc.path, idx);
+      loc.label = (loc.label.empty() ? std::string("item") : loc.label) + "[" + std::to_string(idx) + "]";
+      loc.schema = loc.schema ? items_schema(cs, *loc.schema) : nullptr;
+    } else {
+      break;
+    }
+  }
+  return loc;
+}
+
+std::string field_name(const Located& loc) {
+  if (!loc.label.empty()) return "\"" + loc.label + "\"";
+  return loc.path.empty() ? "the document" : loc.path;
+}
+
+std::string enum_values(const Value& s) {
+  std::vector<std::string> vals;
+  if (s.IsObject()) {
+    auto it = s.FindMember("enum");
+    if (it != s.MemberEnd() && it->value.IsArray()) {
+      for (const auto& v : it->value.GetArray()) {
+        if (v.IsString()) vals.push_back(quoted(v.GetString()));
+      }
+    }
+  }
+  return join_or(vals);
+}
+
+std::string bounds(const Value& s) {
+  std::vector<std::string> parts;
+  auto num = [&](const char* k) -> std::string {
+    auto it = s.FindMember(k);
+    if (it == s.MemberEnd() || !it->value.IsNumber()) return {};
+    if (it->value.IsInt64()) return std::to_string(it->value.GetInt64());
+    return std::to_string(it->value.GetDouble());
+  };
+  if (!s.IsObject()) return {};
+  std::string lo = num("minimum"), hi = num("maximum");
+  if (!lo.empty() && !hi.empty()) return "between " + lo + " and " + hi;
+  if (!lo.empty()) return "at least " + lo;
+  if (!hi.empty()) return "at most " + hi;
+  std::string min_len = num("minLength"), max_len = num("maxLength");
+  if (!min_len.empty() || !max_len.empty()) {
+    return "a string of " + (min_len.empty() ? "at most " + max_len : max_len.empty() ? "at least " + min_len : min_len + " to " + max_len) + " characters";
+  }
+  std::string min_items = num("minItems"), max_items = num("maxItems");
+  if (!min_items.empty() || !max_items.empty()) {
+    return "a list of " + (min_items.empty() ? "at most " + max_items : max_items.empty() ? "at least " + min_items : min_items + " to " + max_items) + " entries";
+  }
+  return {};
+}
+
+std::optional<Code> code_override(const Value* s, const char* key) {
+  if (!s) return std::nullopt;
+  std::string_view name = keyword(*s, key);
+  if (name.empty()) return std::nullopt;
+  return code_from_name(name);
+}
+
+void report(const Located& loc, ErrorKind kind, const std::string& description, DiagnosticSink& sink) {
+  const Node& n = *loc.node;
+  Mark mark = n.mark.known() ? n.mark : (loc.member ? loc.member->key_mark : Mark{});
+  const Value* s = loc.schema;
+  std::string field = field_name(loc);
+  switch (kind) {
+    case ErrorKind::type: {
+      std::string expected = s ? describe_type(*s) : "another type";
+      bool wants_string = s && allows_type(*s, "string");
+      bool wants_int = s && allows_type(*s, "integer");
+      if (auto c = code_override(s, "x-sandgate-type-code")) {
+        sink.add(*c, loc.path, mark, field + " must be " + expected + ", not " + std::string(n.kind_name()));
+      } else if (wants_string && n.style == ScalarStyle::plain && (n.is_bool() || n.is_number() || n.is_null())) {
+        std::string what = n.is_bool() ? "the boolean " + n.text : n.is_null() ? "null" : "the number " + n.text;
+        sink.add(Code::NOT_A_STRING, loc.path, mark,
+                 field + " must be a string, but YAML reads " + n.text + " as " + what,
+                 "quote it: \"" + n.text + "\"");
+      } else if (wants_int && n.kind == NodeKind::number) {
+        sink.add(Code::NOT_AN_INTEGER, loc.path, mark, field + " must be a whole number, not " + n.display());
+      } else {
+        sink.add(Code::TYPE_MISMATCH, loc.path, mark,
+                 field + " must be " + expected + ", not " + std::string(n.kind_name()) +
+                     (n.is_scalar() ? " (" + n.display() + ")" : ""));
+      }
+      return;
+    }
+    case ErrorKind::enumeration: {
+      std::string allowed = s ? enum_values(*s) : "";
+      sink.add(code_override(s, "x-sandgate-code").value_or(Code::ENUM_VALUE), loc.path, mark,
+               field + " is " + n.display() + ", which is not an accepted value",
+               allowed.empty() ? "" : "use one of " + allowed);
+      return;
+    }
+    case ErrorKind::required: {
+      auto q1 = description.find('\'');
+      auto q2 = description.rfind('\'');
+      std::string prop = q1 != std::string::npos && q2 > q1 ? description.substr(q1 + 1, q2 - q1 - 1) : "a field";
+      sink.add(Code::REQUIRED_FIELD, loc.path, mark,
+               (loc.path.empty() ? std::string("the document") : field) + " is missing the required field \"" + prop + "\"");
+      return;
+    }
+    case ErrorKind::range: {
+      std::string b = s ? bounds(*s) : "";
+      sink.add(code_override(s, "x-sandgate-code").value_or(Code::VALUE_RANGE), loc.path, mark,
+               field + " is " + n.display() + (b.empty() ? ", which is out of range" : "; it must be " + b));
+      return;
+    }
+    case ErrorKind::unknown_property:
+      sink.add(Code::UNKNOWN_KEY, loc.path, mark, description);
+      return;
+    case ErrorKind::other:
+    case ErrorKind::wrapper:
+      sink.add(code_override(s, "x-sandgate-code").value_or(Code::SCHEMA_VIOLATION), loc.path, mark,
+               field + ": " + description);
+      return;
+  }
+}
+
+}  // namespace
+
+void validate(const Node& node, const CompiledSchema& cs, const std::string& path, DiagnosticSink& sink,
+              ReportedPaths& reported) {
+  rapidjson::Document doc;
+  to_rapidjson(node, doc, doc.GetAllocator());
+  valijson::Validator validator;
+  valijson::ValidationResults results;
+  try {
+    valijson::adapters::RapidJsonAdapter adapter(doc);
+    validator.validate(*cs.compiled, adapter, &results);
+  } catch (const std::exception& e) {
+    sink.add(Code::SCHEMA_VIOLATION, path, node.mark, std::string("schema validation failed: ") + e.what());
+    return;
+  }
+  valijson::ValidationResults::Error err;
+  bool any_leaf = false;
+  std::vector<std::pair<Located, std::string>> wrappers;
+  while (results.popError(err)) {
+    ErrorKind kind = classify(err.description);
+    Located loc = locate(node, cs, err.context, path);
+    if (kind == ErrorKind::wrapper) {
+      wrappers.emplace_back(loc, err.description);
+      continue;
+    }
+    std::string key = loc.path + (kind == ErrorKind::required ? "#" + err.description : "");
+    if (already_reported(reported, loc.path) || !reported.insert(key).second) continue;
+    report(loc, kind, err.description, sink);
+    any_leaf = true;
+  }
+  // Only wrappers ("failed to validate against …"): report the deepest one so nothing is lost.
+  if (!any_leaf && !wrappers.empty()) {
+    auto& [loc, description] = wrappers.front();
+    if (!already_reported(reported, loc.path)) report(loc, ErrorKind::wrapper, description, sink);
+  }
+}
+
+}  // namespace sandgate::schema

@@ -1,0 +1,14 @@
+// Structural validation of a (shaped) Node tree against an embedded JSON Schema with valijson,
+// each valijson error turned into one diagnostic with an input JSON Pointer, line:col, the value
+// seen and what the field accepts.
+#pragma once
+
+#include "schema/shape.h"
+
+namespace sandgate::schema {
+
+// `node` is the value that the schema's root describes; `path` is its pointer in the input.
+void validate(const Node& node, const CompiledSchema& cs, const std::string& path, DiagnosticSink& sink,
+              ReportedPaths& reported);
+
+}  // namespace sandgate::schema

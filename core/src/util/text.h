@@ -1,0 +1,24 @@
+// Small text helpers shared by the spelling layer and the messages.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sandgate {
+
+// lowerCamelCase → snake_case ("maxGpuCount" → "max_gpu_count"); snake_case is returned unchanged.
+std::string to_snake_case(std::string_view s);
+// snake_case → lowerCamelCase ("max_gpu_count" → "maxGpuCount").
+std::string to_camel_case(std::string_view s);
+// Levenshtein distance, ASCII case-insensitive, capped at `cap` (returns cap when larger).
+std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t cap = 64);
+// The candidate closest to `word` within a distance that still reads as a typo, or "".
+std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
+// "a, b or c"
+std::string join_or(const std::vector<std::string>& items);
+std::string join_and(const std::vector<std::string>& items);
+// Quotes `s` as a JSON string would ("a\"b").
+std::string quoted(std::string_view s);
+
+}  // namespace sandgate
