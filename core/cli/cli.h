@@ -35,5 +35,7 @@ Runner add_policy_command(CLI::App& app, GlobalOptions& g);
 Runner add_quantity_command(CLI::App& app, GlobalOptions& g);
 Runner add_schema_command(CLI::App& app);
 Runner add_codes_command(CLI::App& app);
+Runner add_check_command(CLI::App& app, GlobalOptions& g);
+Runner add_explain_command(CLI::App& app, GlobalOptions& g);
 
 }  // namespace sandgate::cli

@@ -13,6 +13,8 @@ int main(int argc, char** argv) {
   GlobalOptions g;
   std::vector<Runner> runners = {
       add_policy_command(app, g),
+      add_check_command(app, g),
+      add_explain_command(app, g),
       add_quantity_command(app, g),
       add_schema_command(app),
       add_codes_command(app),

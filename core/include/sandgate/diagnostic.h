@@ -12,7 +12,7 @@
 namespace sandgate {
 
 enum class Severity : std::uint8_t { error, warning, info };
-enum class Side : std::uint8_t { server, python, typescript, input, lint };
+enum class Side : std::uint8_t { server, python, typescript, python_server, typescript_server, runtime, input, lint };
 
 enum class Code : std::uint16_t {
 #define SG_CODE(ident, ...) ident,

@@ -33,6 +33,7 @@ struct Node {
   ScalarStyle style = ScalarStyle::native;
   bool yaml11_word = false;   // a boolean written as yes/no/on/off (any case form)
   bool int_overflow = false;  // an integer literal outside int64: `integer` is clamped, `text` is exact
+  std::uint8_t origin = 0;    // which input layer a merged value came from (engine bookkeeping)
   bool boolean = false;
   std::int64_t integer = 0;
   double number = 0;

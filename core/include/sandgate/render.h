@@ -28,6 +28,8 @@ struct TextOptions {
 std::string render_text(const std::vector<Report>& reports, const SourceTexts& sources, const TextOptions& options);
 std::string render_json(const std::vector<Report>& reports);
 std::string render_sarif(const std::vector<Report>& reports);
+// The resolved sandbox as a tree, each value annotated with its provenance and deciding rule.
+std::string render_explain(const Report& report, const SourceTexts& sources, const TextOptions& options);
 
 // JSON helpers shared with the bindings and tests.
 std::string node_to_json(const Node& node, bool pretty = false);

@@ -40,6 +40,7 @@ struct Result {
   std::string qos_class;       // "Guaranteed", "Burstable" or "BestEffort"
   Node resolved;               // the effective request, canonical snake_case, defaults filled in
   std::vector<std::pair<std::string, std::string>> provenance;  // resolved pointer → where it came from
+  std::vector<std::pair<std::string, std::string>> rules_applied;  // resolved pointer → rule that decided it
   std::optional<GpuResolution> gpu;
   std::optional<RuntimeClassResolution> runtime_class;
   std::optional<SlurmMapping> slurm;

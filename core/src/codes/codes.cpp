@@ -50,6 +50,9 @@ std::string_view to_string(Side s) {
     case Side::server: return "server";
     case Side::python: return "python";
     case Side::typescript: return "typescript";
+    case Side::python_server: return "python_server";
+    case Side::typescript_server: return "typescript_server";
+    case Side::runtime: return "runtime";
     case Side::input: return "input";
     case Side::lint: return "lint";
   }

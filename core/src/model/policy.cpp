@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "model/cursor.h"
+#include "model/policy_build.h"
 #include "model/policy_model.h"
 #include "rules/policy_rules.h"
 #include "schema/shape.h"
@@ -16,13 +17,11 @@ namespace sandgate {
 struct Policy::Impl {
   std::string file;
   Node root;             // the whole input (a runner document keeps its envelope)
-  std::string base_path; // where the policy sits in `root`
+  std::string base_path; // where the policy sits in the input
+  bool wrapped = false;  // `root` is a runner document whose `policy` member is the policy
   Diagnostics diagnostics;
   model::PolicyModel model;
-  const Node& policy_node() const {
-    if (base_path.empty()) return root;
-    return *root.find("policy");
-  }
+  const Node& policy_node() const { return wrapped ? *root.find("policy") : root; }
 };
 
 Policy::Policy(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -199,17 +198,23 @@ void build_model(const Cursor& root, model::PolicyModel& m, DiagnosticSink& sink
 
 struct PolicyBuilder {
   // `prior` holds loading problems that did not stop the parse (duplicate keys, tags).
-  static PolicyLoad build(Node root, std::string file, const PolicyContext& context, Diagnostics prior = {}) {
+  // `embedded_path` is set when the policy is part of another input (a runner in the inventory):
+  // diagnostics then point into that input, labelled `input`.
+  static PolicyLoad build(Node root, std::string file, const PolicyContext& context, Diagnostics prior = {},
+                          std::string embedded_path = {}, std::string input = "policy") {
     auto impl = std::make_unique<Policy::Impl>();
     impl->diagnostics = std::move(prior);
     impl->file = std::move(file);
     impl->root = std::move(root);
-    DiagnosticSink sink(impl->diagnostics, impl->file, "policy");
+    DiagnosticSink sink(impl->diagnostics, impl->file, input);
 
     // A runner document (as the runner API returns it) carries the policy in `policy`.
     Node* policy = &impl->root;
-    if (impl->root.is_object() && impl->root.find("policy")) {
+    if (!embedded_path.empty()) {
+      impl->base_path = std::move(embedded_path);
+    } else if (impl->root.is_object() && impl->root.find("policy")) {
       impl->base_path = pointer_join("", "policy");
+      impl->wrapped = true;
       policy = impl->root.find("policy");
     }
     if (policy->is_null()) {
@@ -248,6 +253,11 @@ PolicyLoad Policy::parse(std::string_view text, Format format, std::string file,
 
 PolicyLoad Policy::from_node(Node root, std::string file, const PolicyContext& context) {
   return PolicyBuilder::build(std::move(root), std::move(file), context);
+}
+
+PolicyLoad build_policy(const Node& policy, std::string file, std::string path, std::string input,
+                        const PolicyContext& context) {
+  return PolicyBuilder::build(policy, std::move(file), context, {}, std::move(path), std::move(input));
 }
 
 Result validate_policy(std::string_view text, Format format, std::string file, const Limits& limits,

@@ -45,6 +45,33 @@ void check_base(const Cursor& policy, DiagnosticSink& sink) {
   }
 }
 
+// base is opaque, but its metadata.annotations and metadata.labels become Pod metadata, where
+// Kubernetes takes only string values (SPEC §1.2): an unquoted `yes` or `8080` would make every
+// sandbox of this runner fail to start, so it is an error here, with the same quote hint as
+// anywhere else a string is wanted. (null is left alone: it decodes as "".)
+void check_base_metadata(const Cursor& policy, DiagnosticSink& sink) {
+  Cursor meta = policy["base"]["metadata"];
+  for (const char* map : {"annotations", "labels"}) {
+    Cursor c = meta[map];
+    if (!c || !c.node->is_object()) continue;
+    for (const auto& m : c.node->members) {
+      const Node& v = m.value;
+      if (v.is_string() || v.is_null()) continue;
+      std::string path = pointer_join(c.path, m.key);
+      Mark mark = v.mark.known() ? v.mark : m.key_mark;
+      std::string where = std::string("base metadata.") + map + " value of " + quoted(m.key);
+      if (v.is_scalar() && v.style == ScalarStyle::plain) {
+        sink.add(Code::NOT_A_STRING, path, mark,
+                 where + " must be a string, but YAML reads " + v.text + " as " + std::string(v.kind_name()),
+                 "quote it: \"" + v.text + "\"");
+      } else {
+        sink.add(Code::TYPE_MISMATCH, path, mark,
+                 where + " must be a string, not " + std::string(v.kind_name()) + (v.is_scalar() ? " (" + v.display() + ")" : ""));
+      }
+    }
+  }
+}
+
 bool both(const PolicyQuantity& a, const PolicyQuantity& b) { return a.value && b.value; }
 
 std::string name_of(const PolicyQuantity& q) {
@@ -262,6 +289,7 @@ void check_net_rule(const Cursor& rule, const model::NetRule& r, const std::stri
 void check_policy(const Cursor& policy, const model::PolicyModel& m, DiagnosticSink& sink,
                   const PolicyContext& context) {
   check_base(policy, sink);
+  check_base_metadata(policy, sink);
   check_resource_bounds(m, sink);
   Cursor net = policy["constraints"]["network"];
   for (const char* list : {"allowed_egress", "default_egress", "allowed_ingress", "default_ingress"}) {

@@ -82,14 +82,14 @@ struct Walker {
           kept.push_back(std::move(m));
           continue;
         }
-        report_unknown(m, props, path, member_path);
+        report_unknown(m, props, path, member_path, s);
         continue;
       }
-      if (m.value.is_null() && !allows_null(*props, canonical)) continue;  // null = unset
+      if (m.value.is_null() && !allows_null(*props, canonical) && !keeps_null(*props, canonical)) continue;  // null = unset
       auto prior = seen.find(canonical);
       if (prior != seen.end()) {
         bool alias_involved = via_alias || prior->second.second;
-        sink.add(alias_involved ? Code::LEGACY_AND_CANONICAL : Code::DUPLICATE_SPELLING, member_path, m.key_mark,
+        sink.add(alias_involved ? options.alias_conflict_code : Code::DUPLICATE_SPELLING, member_path, m.key_mark,
                  "\"" + input_key + "\" and \"" + prior->second.first + "\" are the same field, set twice",
                  alias_involved ? "keep the canonical name \"" + canonical + "\" and remove the legacy one"
                                 : "keep one spelling");
@@ -112,8 +112,18 @@ struct Walker {
     return child && allows_type(deref(cs, *child), "null");
   }
 
+  // A field marked x-sandgate-keep-null treats an explicit null as a wrong type, not as "unset"
+  // (policy `base`: Terraform rejects null with "expected a JSON object"), so the member stays for
+  // the schema to report.
+  bool keeps_null(const Value& props, const std::string& key) const {
+    const Value* child = find(props, key);
+    if (!child) return false;
+    const Value* keep = find(deref(cs, *child), "x-sandgate-keep-null");
+    return keep && keep->IsBool() && keep->GetBool();
+  }
+
   void report_unknown(const Member& m, const Value* props, const std::string& parent_path,
-                      const std::string& member_path) {
+                      const std::string& member_path, const Value& s) {
     std::vector<std::string> names;
     if (props) {
       for (auto it = props->MemberBegin(); it != props->MemberEnd(); ++it) names.emplace_back(it->name.GetString());
@@ -129,12 +139,15 @@ struct Walker {
       hint = "known fields here: " + join_and(shown) + (names.size() > shown.size() ? ", …" : "");
     }
     std::string where = parent_path.empty() ? "at the top level" : "in " + parent_path;
-    bool warn = options.unknown_key_severity != Severity::error;
-    auto& d = sink.add(Code::UNKNOWN_KEY, member_path, m.key_mark,
+    bool warn = options.unknown_key_severity != Severity::error && parent_path.empty();
+    // A schema may name its own code for unknown keys (resources: the SDK's "unrecognized keys").
+    std::string_view own = keyword(s, "x-sandgate-unknown-code");
+    Code code = own.empty() ? Code::UNKNOWN_KEY : code_from_name(own).value_or(Code::UNKNOWN_KEY);
+    auto& d = sink.add(code, member_path, m.key_mark,
                        "unknown field \"" + m.key + "\" " + where +
                            (warn ? "; SandboxDefaults.from_dict ignores it silently, so it has no effect" : ""),
                        hint);
-    d.severity = options.unknown_key_severity;
+    if (warn) d.severity = options.unknown_key_severity;
     reported.insert(member_path);
   }
 

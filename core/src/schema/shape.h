@@ -16,7 +16,10 @@ namespace sandgate::schema {
 
 struct ShapeOptions {
   // Unknown keys are errors, except in the defaults layer, where the SDK ignores them silently.
+  // It applies to the top level only: nested unknown keys fail later in the SDK anyway.
   Severity unknown_key_severity = Severity::error;
+  // What a legacy alias written beside its canonical name is: P-9 in a policy.
+  Code alias_conflict_code = Code::LEGACY_AND_CANONICAL;
 };
 
 // Paths (input pointers) already diagnosed, so later stages do not report them again.

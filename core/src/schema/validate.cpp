@@ -152,12 +152,17 @@ void report(const Located& loc, ErrorKind kind, const std::string& description, 
   switch (kind) {
     case ErrorKind::type: {
       std::string expected = s ? describe_type(*s) : "another type";
-      bool wants_string = s && allows_type(*s, "string");
+      // An int64 field also takes a decimal string, but only as another spelling of the integer:
+      // 1.5 or true there is not a string that lost its quotes, so "quote it" would mislead.
+      bool int_field = s && !keyword(*s, "x-sandgate-int").empty();
+      bool wants_string = s && allows_type(*s, "string") && !int_field;
       bool wants_int = s && allows_type(*s, "integer");
       if (auto c = code_override(s, "x-sandgate-type-code")) {
         sink.add(*c, loc.path, mark, field + " must be " + expected + ", not " + std::string(n.kind_name()));
-      } else if (wants_string && n.style == ScalarStyle::plain && (n.is_bool() || n.is_number() || n.is_null())) {
-        std::string what = n.is_bool() ? "the boolean " + n.text : n.is_null() ? "null" : "the number " + n.text;
+      } else if (wants_string && n.style == ScalarStyle::plain && (n.is_bool() || n.is_number())) {
+        // Not null: `~`, `null` and an empty value all arrive without their spelling, and quoting
+        // one would make the string "null", which is not what was meant; null is a plain mismatch.
+        std::string what = n.is_bool() ? "the boolean " + n.text : "the number " + n.text;
         sink.add(Code::NOT_A_STRING, loc.path, mark,
                  field + " must be a string, but YAML reads " + n.text + " as " + what,
                  "quote it: \"" + n.text + "\"");

@@ -1,0 +1,104 @@
+// The check engine: what the server would do with a sandbox request under a runner policy.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "sandgate/document.h"
+#include "sandgate/policy.h"
+#include "sandgate/result.h"
+
+namespace sandgate {
+
+namespace model {
+struct RunnersModel;
+struct OrgModel;
+}  // namespace model
+
+class Runners;
+class Org;
+
+struct RunnersLoad {
+  std::shared_ptr<const Runners> runners;  // null when the text could not be read
+  Diagnostics diagnostics;
+  bool ok() const { return runners != nullptr && !has_errors(diagnostics); }
+};
+
+struct OrgLoad {
+  std::shared_ptr<const Org> org;
+  Diagnostics diagnostics;
+  bool ok() const { return org != nullptr && !has_errors(diagnostics); }
+};
+
+// The runner inventory a client can see (SPEC §1.4), compiled once.
+class Runners {
+ public:
+  static RunnersLoad parse(std::string_view text, Format format = Format::auto_detect, std::string file = "",
+                           const Limits& limits = {});
+  static RunnersLoad from_node(Node root, std::string file = "");
+  ~Runners();
+  Runners(const Runners&) = delete;
+  Runners& operator=(const Runners&) = delete;
+  const model::RunnersModel& model() const;
+  const std::string& file() const;
+
+ private:
+  struct Impl;
+  explicit Runners(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+  friend struct RunnersBuilder;
+};
+
+// The organisation's entitlements (SPEC §1): gpu_allowed, max_gpus_per_sandbox, serverless_allowed.
+class Org {
+ public:
+  static OrgLoad parse(std::string_view text, Format format = Format::auto_detect, std::string file = "",
+                       const Limits& limits = {});
+  static OrgLoad from_node(Node root, std::string file = "");
+  ~Org();
+  Org(const Org&) = delete;
+  Org& operator=(const Org&) = delete;
+  const model::OrgModel& model() const;
+
+ private:
+  struct Impl;
+  explicit Org(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+  friend struct OrgBuilder;
+};
+
+struct CheckOptions {
+  std::string client = "python";  // "python" or "typescript" (SPEC §1.3)
+  std::string placement;          // "", "serverless" or "cks": overrides the request's placement_mode
+};
+
+// An input layer built from a native value (no text, so no line:col): what bindings pass to check.
+Document document_from_node(Node root, std::string input, std::string file = "");
+
+class Engine {
+ public:
+  // Any of the three may be null: no policy means an empty (permissive) one, no runners means the
+  // built-in serverless runner (and, for cks, an anonymous runner offering every GPU type), no org
+  // means the default entitlements (no GPUs, serverless allowed).
+  explicit Engine(std::shared_ptr<const Policy> policy = nullptr, std::shared_ptr<const Runners> runners = nullptr,
+                  std::shared_ptr<const Org> org = nullptr);
+
+  // Checks one request: the sandbox layer, with the optional SandboxDefaults layer beneath it and
+  // the @session.function overrides above it (SPEC §5.1). Never throws for anything in the inputs.
+  // Safe to call from many threads at once.
+  Result check(const Document& sandbox, const Document* defaults = nullptr, const Document* overrides = nullptr,
+               const CheckOptions& options = {}) const;
+
+  const Policy* policy() const { return policy_.get(); }
+
+ private:
+  std::shared_ptr<const Policy> policy_;
+  std::shared_ptr<const Runners> runners_;
+  std::shared_ptr<const Org> org_;
+};
+
+// N-RES on its own (SPEC §5.2): the requests/limits/gpu the SDK would send for a `resources` value,
+// with the QoS class; `resolved` holds {requests, limits, gpu}.
+Result normalize_resources(const Node& resources, const CheckOptions& options = {});
+
+}  // namespace sandgate

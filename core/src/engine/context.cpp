@@ -1,0 +1,124 @@
+#include "engine/context.h"
+
+#include "util/diagnostics.h"
+
+namespace sandgate::engine {
+
+const GpuRequest* Context::gpu() const {
+  for (const auto& c : containers) {
+    if (c.gpu && c.gpu->count > 0) return &*c.gpu;
+  }
+  return nullptr;
+}
+
+void apply_client(Diagnostic& d, const std::string& client) {
+  Side side = d.info().side;
+  bool other = (side == Side::python && client == "typescript") || (side == Side::typescript && client == "python");
+  if (!other || d.severity != Severity::error) return;
+  d.severity = Severity::warning;
+  std::string sdk = side == Side::python ? "Python" : "TypeScript";
+  std::string note = "only the " + sdk + " SDK rejects this before sending";
+  d.hint = d.hint.empty() ? note : d.hint + " (" + note + ")";
+}
+
+const std::string& Context::file_of(std::uint8_t layer) const {
+  static const std::string k_empty;
+  const Document* d = layer < layers.size() ? layers[layer] : nullptr;
+  if (!d) d = layers[k_sandbox];
+  return d ? d->file : k_empty;
+}
+
+Diagnostic& Context::report_input(Code code, const std::string& input, const std::string& file, const std::string& path,
+                                  Mark mark, std::string message, std::string hint) {
+  DiagnosticSink sink(result.diagnostics, file, input);
+  Diagnostic& d = sink.add(code, path, mark, std::move(message), std::move(hint));
+  apply_client(d, options.client);
+  return d;
+}
+
+Diagnostic& Context::report(Code code, const Cursor& at, std::string message, std::string hint) {
+  std::uint8_t layer = at.node ? at.node->origin : (at.member ? at.member->value.origin : k_sandbox);
+  if (layer == k_no_layer) layer = k_sandbox;
+  return report_input(code, k_input_names[layer], file_of(layer), at.path, at.mark(), std::move(message),
+                      std::move(hint));
+}
+
+Diagnostic& Context::report_key(Code code, const Cursor& at, std::string message, std::string hint) {
+  Diagnostic& d = report(code, at, std::move(message), std::move(hint));
+  if (at.member && at.member->key_mark.known() && d.source) {
+    d.source->line = at.member->key_mark.line;
+    d.source->column = at.member->key_mark.column;
+  }
+  return d;
+}
+
+std::string human_bytes(const Quantity& q) {
+  std::string c = q.canonical();
+  if (c.find_first_not_of("0123456789") == std::string::npos && c.size() > 6) {
+    return "≈" + std::to_string(q.ceil_div(1024 * 1024).value_or(0)) + "Mi";
+  }
+  return c;
+}
+
+Diagnostic& Context::report_policy(Code code, const model::Origin& where, std::string message, std::string hint) {
+  std::string file = policy ? policy->file() : std::string();
+  std::string input = "policy";
+  if (primary && primary->policy && policy == primary->policy.get()) input = "runners";
+  return report_input(code, input, file, where.path, where.mark, std::move(message), std::move(hint));
+}
+
+std::string Context::policy_origin(const std::string& field) const { return "policy." + field; }
+
+void Context::resolve(const std::string& pointer, Node value, const std::string& from) {
+  std::vector<std::string> tokens;
+  pointer_split(pointer, tokens);
+  Node* cur = &result.resolved;
+  if (!cur->is_object()) *cur = Node::make_object();
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    bool last = i + 1 == tokens.size();
+    if (cur->is_array()) {
+      std::size_t idx = std::stoul(tokens[i]);
+      while (cur->items.size() <= idx) cur->items.push_back(Node::make_null());
+      cur = &cur->items[idx];
+    } else {
+      if (!cur->is_object()) *cur = Node::make_object();
+      Node* next = cur->find(tokens[i]);
+      if (!next) next = &cur->add(tokens[i], Node::make_null());
+      cur = next;
+    }
+    if (last) *cur = std::move(value);
+  }
+  // Provenance names the layer for every leaf under `pointer`.
+  std::vector<std::pair<std::string, const Node*>> stack{{pointer, cur}};
+  auto& prov = result.provenance;
+  // Replace any provenance recorded for this subtree before.
+  std::erase_if(prov, [&](const auto& p) {
+    return p.first == pointer || (p.first.size() > pointer.size() && p.first.compare(0, pointer.size(), pointer) == 0 &&
+                                  p.first[pointer.size()] == '/');
+  });
+  while (!stack.empty()) {
+    auto [path, node] = stack.back();
+    stack.pop_back();
+    if (node->is_object() && !node->members.empty()) {
+      for (auto it = node->members.rbegin(); it != node->members.rend(); ++it) {
+        stack.emplace_back(pointer_join(path, it->key), &it->value);
+      }
+    } else if (node->is_array() && !node->items.empty()) {
+      for (std::size_t i = node->items.size(); i-- > 0;) stack.emplace_back(pointer_join(path, i), &node->items[i]);
+    } else {
+      prov.emplace_back(path, from.empty() ? k_layer_names[node->origin < k_layer_names.size() ? node->origin : 0] : from);
+    }
+  }
+}
+
+void Context::touched(const std::string& pointer, std::string_view rule) {
+  result.rules_applied.emplace_back(pointer, std::string(rule));
+}
+
+void stamp(Node& n, std::uint8_t origin) {
+  n.origin = origin;
+  for (auto& item : n.items) stamp(item, origin);
+  for (auto& m : n.members) stamp(m.value, origin);
+}
+
+}  // namespace sandgate::engine

@@ -1,0 +1,173 @@
+// Loading the runner inventory and the org entitlements: the same pipeline as policies
+// (load → spelling layer → schema → typed model), with each runner's policy compiled once.
+#include "model/runners_model.h"
+#include "model/policy_build.h"
+#include "sandgate/engine.h"
+#include "schema/shape.h"
+#include "schema/validate.h"
+#include "util/diagnostics.h"
+
+namespace sandgate {
+
+namespace model {
+
+Runner builtin_serverless_runner() {
+  Runner r;
+  r.id = "serverless";
+  r.mode = "serverless";
+  r.gpu_types = {{"NVIDIA RTX PRO 6000 Blackwell Server Edition", 96}};
+  r.max_gpu_count = 1;
+  r.builtin = true;
+  return r;
+}
+
+Runner anonymous_cks_runner() {
+  Runner r;
+  r.id = "";
+  r.mode = "cks";
+  r.builtin = true;
+  r.offers_every_gpu = true;
+  return r;
+}
+
+}  // namespace model
+
+struct Runners::Impl {
+  std::string file;
+  Node root;
+  model::RunnersModel model;
+};
+
+Runners::Runners(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Runners::~Runners() = default;
+const model::RunnersModel& Runners::model() const { return impl_->model; }
+const std::string& Runners::file() const { return impl_->file; }
+
+struct Org::Impl {
+  model::OrgModel model;
+};
+Org::Org(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Org::~Org() = default;
+const model::OrgModel& Org::model() const { return impl_->model; }
+
+namespace {
+
+using model::Cursor;
+
+model::Origin origin_of(const Cursor& c) { return {c.path, c.mark()}; }
+
+void read_runner(const Cursor& c, std::size_t index, const std::string& file, model::RunnersModel& m,
+                 DiagnosticSink& sink) {
+  model::Runner r;
+  r.origin = origin_of(c);
+  r.id = c["runner_id"].str();
+  r.mode = c["mode"].str("cks");
+  Cursor gpus = c["gpu_types"];
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    Cursor g = gpus.at(i);
+    if (!g.node->is_object()) continue;
+    r.gpu_types.push_back({g["type"].str(), g["memory_gb"].integer(0)});
+  }
+  if (c["max_gpu_count"].is_int()) r.max_gpu_count = c["max_gpu_count"].integer();
+  r.runtime_class_cpu = c["runtime_classes"]["cpu"].str();
+  r.runtime_class_gpu = c["runtime_classes"]["gpu"].str();
+  if (Cursor sunk = c["sunk"]; sunk && sunk.node->is_object()) {
+    if (Cursor s = sunk["scheduler_name"]; s && s.node->is_string()) r.sunk_scheduler = s.node->text;
+    if (sunk["kill_wait_seconds"].is_int()) r.kill_wait_seconds = sunk["kill_wait_seconds"].integer();
+  }
+  if (m.find(r.id) && !r.id.empty()) {
+    sink.add(Code::DUPLICATE_KEY, c["runner_id"].path, c["runner_id"].mark(),
+             "runner_id \"" + r.id + "\" appears twice in the inventory", "runner ids are unique");
+  }
+  if (Cursor p = c["policy"]) {
+    PolicyContext ctx;
+    ctx.sunk_scheduler = r.sunk_scheduler;
+    PolicyLoad load = build_policy(*p.node, file, p.path, "runners", ctx);
+    for (auto& d : load.diagnostics) sink.diagnostics().push_back(std::move(d));
+    r.policy = load.policy;
+  }
+  (void)index;
+  m.runners.push_back(std::move(r));
+}
+
+}  // namespace
+
+struct RunnersBuilder {
+  static RunnersLoad build(Node root, std::string file, Diagnostics prior) {
+    auto impl = std::make_unique<Runners::Impl>();
+    impl->file = std::move(file);
+    impl->root = std::move(root);
+    RunnersLoad out;
+    out.diagnostics = std::move(prior);
+    DiagnosticSink sink(out.diagnostics, impl->file, "runners");
+    // A bare list of runners is accepted too.
+    if (impl->root.is_array()) {
+      Node wrapped = Node::make_object();
+      wrapped.add("runners", std::move(impl->root));
+      impl->root = std::move(wrapped);
+    }
+    const auto& cs = schema::get("runners");
+    schema::ReportedPaths reported;
+    schema::shape(impl->root, cs, "", sink, reported);
+    schema::validate(impl->root, cs, "", sink, reported);
+    Cursor runners = Cursor{&impl->root, nullptr, ""}["runners"];
+    for (std::size_t i = 0; i < runners.size(); ++i) {
+      if (runners.at(i).node->is_object()) read_runner(runners.at(i), i, impl->file, impl->model, sink);
+    }
+    out.runners = std::shared_ptr<const Runners>(new Runners(std::move(impl)));
+    return out;
+  }
+};
+
+RunnersLoad Runners::parse(std::string_view text, Format format, std::string file, const Limits& limits) {
+  Document doc = load_document(text, format, file, "runners", limits);
+  if (!doc.loaded) {
+    RunnersLoad out;
+    out.diagnostics = std::move(doc.diagnostics);
+    return out;
+  }
+  return RunnersBuilder::build(std::move(doc.root), std::move(file), std::move(doc.diagnostics));
+}
+
+RunnersLoad Runners::from_node(Node root, std::string file) {
+  return RunnersBuilder::build(std::move(root), std::move(file), {});
+}
+
+struct OrgBuilder {
+  static OrgLoad build(Node root, std::string file, Diagnostics prior) {
+    auto impl = std::make_unique<Org::Impl>();
+    OrgLoad out;
+    out.diagnostics = std::move(prior);
+    DiagnosticSink sink(out.diagnostics, file, "org");
+    const auto& cs = schema::get("org");
+    schema::ReportedPaths reported;
+    schema::shape(root, cs, "", sink, reported);
+    schema::validate(root, cs, "", sink, reported);
+    Cursor c{&root, nullptr, ""};
+    auto& m = impl->model;
+    m.gpu_allowed = c["gpu_allowed"].boolean(false);
+    m.gpu_allowed_origin = origin_of(c["gpu_allowed"]);
+    if (c["max_gpus_per_sandbox"].is_int()) {
+      m.max_gpus_per_sandbox = c["max_gpus_per_sandbox"].integer();
+      m.max_gpus_origin = origin_of(c["max_gpus_per_sandbox"]);
+    }
+    m.serverless_allowed = c["serverless_allowed"].boolean(true);
+    m.serverless_origin = origin_of(c["serverless_allowed"]);
+    out.org = std::shared_ptr<const Org>(new Org(std::move(impl)));
+    return out;
+  }
+};
+
+OrgLoad Org::parse(std::string_view text, Format format, std::string file, const Limits& limits) {
+  Document doc = load_document(text, format, file, "org", limits);
+  if (!doc.loaded) {
+    OrgLoad out;
+    out.diagnostics = std::move(doc.diagnostics);
+    return out;
+  }
+  return OrgBuilder::build(std::move(doc.root), std::move(file), std::move(doc.diagnostics));
+}
+
+OrgLoad Org::from_node(Node root, std::string file) { return OrgBuilder::build(std::move(root), std::move(file), {}); }
+
+}  // namespace sandgate

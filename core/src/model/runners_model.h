@@ -1,0 +1,56 @@
+// The runner inventory (SPEC §1.4) and the organisation's entitlements, compiled.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/policy_model.h"
+#include "sandgate/policy.h"
+
+namespace sandgate::model {
+
+struct GpuType {
+  std::string type;
+  std::int64_t memory_gb = 0;  // 0 = unknown
+};
+
+struct Runner {
+  std::string id;
+  std::string mode = "cks";  // "cks" or "serverless"
+  std::vector<GpuType> gpu_types;
+  std::optional<std::int64_t> max_gpu_count;  // GPUs on one node
+  std::string runtime_class_cpu, runtime_class_gpu;
+  std::optional<std::string> sunk_scheduler;
+  std::optional<std::int64_t> kill_wait_seconds;
+  std::shared_ptr<const Policy> policy;  // the runner's own policy, when it has one
+  bool builtin = false;                  // the built-in serverless runner or the anonymous cks runner
+  bool offers_every_gpu = false;         // the anonymous cks runner: type matching cannot fail
+  Origin origin;
+};
+
+struct RunnersModel {
+  std::vector<Runner> runners;
+  const Runner* find(const std::string& id) const {
+    for (const auto& r : runners) {
+      if (r.id == id) return &r;
+    }
+    return nullptr;
+  }
+};
+
+struct OrgModel {
+  bool gpu_allowed = false;
+  std::optional<std::int64_t> max_gpus_per_sandbox;
+  bool serverless_allowed = true;
+  Origin gpu_allowed_origin, max_gpus_origin, serverless_origin;
+};
+
+// The runner the engine always knows (SPEC §1): one GPU type, 96 GB, one GPU per sandbox.
+Runner builtin_serverless_runner();
+// With no runners input, the only cks candidate: offers every GPU type, uses the policy argument.
+Runner anonymous_cks_runner();
+
+}  // namespace sandgate::model

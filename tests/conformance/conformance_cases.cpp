@@ -1,0 +1,124 @@
+#include "conformance_cases.h"
+
+#include <sstream>
+
+#include "sandgate/document.h"
+#include "sandgate/policy.h"
+#include "sandgate/render.h"
+
+using namespace sandgate;
+
+namespace conformance {
+namespace {
+
+std::string str(const Node* n) { return n && n->is_string() ? n->text : std::string(); }
+
+std::string describe(const Diagnostic& d) {
+  std::ostringstream ss;
+  ss << d.name() << " " << to_string(d.severity) << " " << d.input << ":" << (d.path.empty() ? "/" : d.path);
+  if (d.source) ss << " @" << d.source->line << ":" << d.source->column;
+  ss << " — " << d.message;
+  return ss.str();
+}
+
+std::string describe(const ExpectedDiagnostic& e) {
+  std::ostringstream ss;
+  ss << e.code << " " << e.severity.value_or("*") << " " << e.input.value_or("*") << ":" << (e.path.empty() ? "/" : e.path);
+  if (e.line) ss << " @" << *e.line << ":" << e.column.value_or(0);
+  return ss.str();
+}
+
+bool matches(const ExpectedDiagnostic& e, const Diagnostic& d) {
+  if (e.code != d.name() || e.path != d.path) return false;
+  if (e.severity && *e.severity != to_string(d.severity)) return false;
+  if (e.input && *e.input != d.input) return false;
+  if (e.line && (!d.source || d.source->line != *e.line)) return false;
+  if (e.column && (!d.source || d.source->column != *e.column)) return false;
+  return true;
+}
+
+}  // namespace
+
+std::vector<Case> load_cases(const std::string& text, const std::string& file, std::vector<std::string>& errors) {
+  std::vector<Case> out;
+  Document doc = load_document(text, Format::yaml, file, "cases");
+  for (const auto& d : doc.diagnostics) errors.push_back("cannot read case file: " + d.message);
+  if (!doc.loaded) return out;
+  const Node* cases = doc.root.find("cases");
+  if (!cases || !cases->is_array()) {
+    errors.push_back("no `cases` list");
+    return out;
+  }
+  std::string kind = file.rfind("check", 0) == 0 ? "check" : "policy";
+  for (const auto& c : cases->items) {
+    Case k;
+    k.file = file;
+    k.kind = kind;
+    k.name = str(c.find("name"));
+    k.spec = c;
+    if (k.name.empty()) {
+      errors.push_back("a case has no name");
+      continue;
+    }
+    const Node* expect = c.find("expect");
+    if (!expect || !expect->is_object()) {
+      errors.push_back(k.name + ": no `expect`");
+      continue;
+    }
+    const Node* exit = expect->find("exit");
+    k.exit = exit && exit->is_int() ? static_cast<int>(exit->integer) : 0;
+    if (const Node* infos = c.find("infos")) k.infos = infos->is_bool() && infos->boolean;
+    if (const Node* diags = expect->find("diagnostics"); diags && diags->is_array()) {
+      for (const auto& d : diags->items) {
+        ExpectedDiagnostic e;
+        e.code = str(d.find("code"));
+        e.path = str(d.find("path"));
+        if (const Node* s = d.find("severity")) e.severity = s->text;
+        if (const Node* i = d.find("input")) e.input = i->text;
+        if (const Node* l = d.find("line"); l && l->is_int()) e.line = static_cast<int>(l->integer);
+        if (const Node* col = d.find("column"); col && col->is_int()) e.column = static_cast<int>(col->integer);
+        if (e.code.empty()) errors.push_back(k.name + ": an expected diagnostic has no code");
+        k.diagnostics.push_back(std::move(e));
+      }
+    }
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
+std::vector<std::string> compare_diagnostics(const Case& c, const Result& r) {
+  std::vector<std::string> failures;
+  std::vector<const Diagnostic*> actual;
+  for (const auto& d : r.diagnostics) {
+    if (d.severity != Severity::info || c.infos) actual.push_back(&d);
+  }
+  std::vector<bool> used(actual.size(), false);
+  for (const auto& e : c.diagnostics) {
+    bool found = false;
+    for (std::size_t i = 0; i < actual.size(); ++i) {
+      if (!used[i] && matches(e, *actual[i])) {
+        used[i] = found = true;
+        break;
+      }
+    }
+    if (!found) failures.push_back("missing: " + describe(e));
+  }
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    if (!used[i]) failures.push_back("unexpected: " + describe(*actual[i]));
+  }
+  int exit = r.ok ? 0 : 1;
+  if (exit != c.exit) failures.push_back("exit " + std::to_string(exit) + ", expected " + std::to_string(c.exit));
+  return failures;
+}
+
+std::vector<std::string> run_case(const Case& c) {
+  if (c.kind == "policy") {
+    const Node* policy = c.spec.find("policy");
+    if (!policy || !policy->is_string()) return {"policy cases need `policy` text"};
+    Result r = validate_policy(policy->text, Format::auto_detect, "policy.yaml");
+    return compare_diagnostics(c, r);
+  }
+  return {"unknown case kind " + c.kind};
+}
+
+}  // namespace conformance

@@ -1,0 +1,32 @@
+// Reading and running conformance cases (format in README.md).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sandgate/node.h"
+
+namespace conformance {
+
+struct ExpectedDiagnostic {
+  std::string code, path;
+  std::optional<std::string> severity, input;
+  std::optional<int> line, column;
+};
+
+struct Case {
+  std::string file;  // relative to tests/conformance
+  std::string name;
+  std::string kind;  // "policy" or "check"
+  sandgate::Node spec;  // the case object as written
+  int exit = 0;
+  bool infos = false;
+  std::vector<ExpectedDiagnostic> diagnostics;
+};
+
+std::vector<Case> load_cases(const std::string& text, const std::string& file, std::vector<std::string>& errors);
+// Runs one case; returns the differences (empty = pass).
+std::vector<std::string> run_case(const Case& c);
+
+}  // namespace conformance
