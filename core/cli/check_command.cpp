@@ -43,12 +43,13 @@ struct Setup {
   std::shared_ptr<const Runners> runners;
   std::shared_ptr<const Org> org;
   std::optional<Document> defaults, overrides;
-  Diagnostics errors;  // error diagnostics of the policy, runners, org (warnings: use `policy validate`)
-  bool fatal = false;  // an input could not be read at all
+  Diagnostics errors;  // error diagnostics of inputs that could not be read at all
+  bool fatal = false;
 };
 
 bool load_setup(const CheckArgs& a, const GlobalOptions& g, Setup& s, SourceTexts& sources) {
-  auto keep_errors = [&](const Diagnostics& ds) {
+  auto keep_errors = [&](const Diagnostics& ds, bool loaded) {
+    if (loaded) return;  // Engine::check reports the errors of loaded inputs itself
     for (const auto& d : ds) {
       if (d.severity == Severity::error) s.errors.push_back(d);
     }
@@ -57,7 +58,7 @@ bool load_setup(const CheckArgs& a, const GlobalOptions& g, Setup& s, SourceText
   if (!read_optional(a.policy, text, name)) return false;
   if (!a.policy.empty()) {
     PolicyLoad p = Policy::parse(text, format_for_path(a.policy), name, g.limits);
-    keep_errors(p.diagnostics);
+    keep_errors(p.diagnostics, p.policy != nullptr);
     s.policy = p.policy;
     s.fatal = s.fatal || !p.policy;
     sources.emplace(name, text);
@@ -66,7 +67,7 @@ bool load_setup(const CheckArgs& a, const GlobalOptions& g, Setup& s, SourceText
   if (!read_optional(a.runners, text, name)) return false;
   if (!a.runners.empty()) {
     RunnersLoad r = Runners::parse(text, format_for_path(a.runners), name, g.limits);
-    keep_errors(r.diagnostics);
+    keep_errors(r.diagnostics, r.runners != nullptr);
     s.runners = r.runners;
     s.fatal = s.fatal || !r.runners;
     sources.emplace(name, text);
@@ -75,7 +76,7 @@ bool load_setup(const CheckArgs& a, const GlobalOptions& g, Setup& s, SourceText
   if (!read_optional(a.org, text, name)) return false;
   if (!a.org.empty()) {
     OrgLoad o = Org::parse(text, format_for_path(a.org), name, g.limits);
-    keep_errors(o.diagnostics);
+    keep_errors(o.diagnostics, o.org != nullptr);
     s.org = o.org;
     s.fatal = s.fatal || !o.org;
     sources.emplace(name, text);
@@ -111,8 +112,6 @@ int run(const CheckArgs& a, const GlobalOptions& g, bool explain) {
       rep.result.finish();
     } else {
       rep.result = engine.check(doc, setup.defaults ? &*setup.defaults : nullptr, setup.overrides ? &*setup.overrides : nullptr, options);
-      rep.result.diagnostics.insert(rep.result.diagnostics.begin(), setup.errors.begin(), setup.errors.end());
-      rep.result.finish();
     }
     reports.push_back(std::move(rep));
   }

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "sandgate/document.h"
+#include "sandgate/engine.h"
 #include "sandgate/policy.h"
 #include "sandgate/render.h"
 
@@ -111,6 +112,81 @@ std::vector<std::string> compare_diagnostics(const Case& c, const Result& r) {
   return failures;
 }
 
+namespace {
+
+std::optional<std::string> text_of(const Case& c, const char* key) {
+  const Node* n = c.spec.find(key);
+  if (!n || !n->is_string()) return std::nullopt;
+  return n->text;
+}
+
+// The scalar or tree at `pointer` in the resolved sandbox (nullptr when absent).
+std::string show(const Node* n) { return n ? node_to_json(*n) : std::string("absent"); }
+
+std::vector<std::string> run_check(const Case& c) {
+  Diagnostics load_errors;
+  auto keep = [&](const Diagnostics& ds) {
+    for (const auto& d : ds) {
+      if (d.severity == Severity::error) load_errors.push_back(d);
+    }
+  };
+  std::shared_ptr<const Policy> policy;
+  std::shared_ptr<const Runners> runners;
+  std::shared_ptr<const Org> org;
+  if (auto t = text_of(c, "policy")) {
+    PolicyLoad p = Policy::parse(*t, Format::auto_detect, "policy.yaml");
+    if (!p.policy) keep(p.diagnostics);
+    policy = p.policy;
+  }
+  if (auto t = text_of(c, "runners")) {
+    RunnersLoad r = Runners::parse(*t, Format::auto_detect, "runners.yaml");
+    if (!r.runners) keep(r.diagnostics);
+    runners = r.runners;
+  }
+  if (auto t = text_of(c, "org")) {
+    OrgLoad o = Org::parse(*t, Format::auto_detect, "org.yaml");
+    if (!o.org) keep(o.diagnostics);
+    org = o.org;
+  }
+  std::optional<Document> defaults, overrides;
+  if (auto t = text_of(c, "defaults")) defaults = load_document(*t, Format::auto_detect, "defaults.yaml", "defaults");
+  if (auto t = text_of(c, "overrides")) overrides = load_document(*t, Format::auto_detect, "overrides.yaml", "overrides");
+  Document sandbox = load_document(text_of(c, "sandbox").value_or("{}"), Format::auto_detect, "sandbox.yaml", "sandbox");
+  CheckOptions options;
+  if (const Node* o = c.spec.find("options"); o && o->is_object()) {
+    if (const Node* cl = o->find("client")) options.client = cl->text;
+    if (const Node* pl = o->find("placement")) options.placement = pl->text;
+  }
+  Result r;
+  if (!load_errors.empty()) {
+    r.diagnostics = load_errors;
+    r.finish();
+  } else {
+    r = Engine(policy, runners, org).check(sandbox, defaults ? &*defaults : nullptr, overrides ? &*overrides : nullptr, options);
+  }
+  std::vector<std::string> failures = compare_diagnostics(c, r);
+  const Node* expect = c.spec.find("expect");
+  auto expect_text = [&](const char* key, const std::string& actual) {
+    if (const Node* e = expect->find(key); e && e->is_string() && e->text != actual) {
+      failures.push_back(std::string(key) + " is \"" + actual + "\", expected \"" + e->text + "\"");
+    }
+  };
+  expect_text("placement_mode", r.placement_mode);
+  expect_text("qos_class", r.qos_class);
+  expect_text("runtime_class", r.runtime_class ? r.runtime_class->value : "");
+  expect_text("runner", r.runner_id);
+  if (const Node* resolved = expect->find("resolved"); resolved && resolved->is_object()) {
+    for (const auto& m : resolved->members) {
+      const Node* actual = pointer_resolve(r.resolved, m.key);
+      bool ok = m.value.is_null() ? actual == nullptr : actual && *actual == m.value;
+      if (!ok) failures.push_back("resolved " + m.key + " is " + show(actual) + ", expected " + show(m.value.is_null() ? nullptr : &m.value));
+    }
+  }
+  return failures;
+}
+
+}  // namespace
+
 std::vector<std::string> run_case(const Case& c) {
   if (c.kind == "policy") {
     const Node* policy = c.spec.find("policy");
@@ -118,6 +194,7 @@ std::vector<std::string> run_case(const Case& c) {
     Result r = validate_policy(policy->text, Format::auto_detect, "policy.yaml");
     return compare_diagnostics(c, r);
   }
+  if (c.kind == "check") return run_check(c);
   return {"unknown case kind " + c.kind};
 }
 

@@ -41,6 +41,7 @@ class Runners {
   Runners& operator=(const Runners&) = delete;
   const model::RunnersModel& model() const;
   const std::string& file() const;
+  const Diagnostics& diagnostics() const;  // what loading reported (including runner policies)
 
  private:
   struct Impl;
@@ -59,6 +60,7 @@ class Org {
   Org(const Org&) = delete;
   Org& operator=(const Org&) = delete;
   const model::OrgModel& model() const;
+  const Diagnostics& diagnostics() const;
 
  private:
   struct Impl;
@@ -85,7 +87,8 @@ class Engine {
 
   // Checks one request: the sandbox layer, with the optional SandboxDefaults layer beneath it and
   // the @session.function overrides above it (SPEC §5.1). Never throws for anything in the inputs.
-  // Safe to call from many threads at once.
+  // Safe to call from many threads at once. Errors of the policy, runners and org inputs are part
+  // of every result (their warnings are `validate_policy`'s business).
   Result check(const Document& sandbox, const Document* defaults = nullptr, const Document* overrides = nullptr,
                const CheckOptions& options = {}) const;
 

@@ -52,6 +52,14 @@ Result Engine::check(const Document& sandbox, const Document* defaults, const Do
   if (org_) ctx.org = org_->model();
   ctx.pm = policy_ ? &policy_->model() : &ctx.empty_policy;
   ctx.policy = policy_.get();
+  // A request checked against a broken policy (or inventory) is not ok, whatever it asks for.
+  for (const Diagnostics* ds : {policy_ ? &policy_->diagnostics() : nullptr, runners_ ? &runners_->diagnostics() : nullptr,
+                                org_ ? &org_->diagnostics() : nullptr}) {
+    if (!ds) continue;
+    for (const auto& d : *ds) {
+      if (d.severity == Severity::error) result.diagnostics.push_back(d);
+    }
+  }
   try {
     if (!engine::prepare_layers(ctx)) {
       result.finish();

@@ -69,7 +69,19 @@ Diagnostic& Context::report_policy(Code code, const model::Origin& where, std::s
 
 std::string Context::policy_origin(const std::string& field) const { return "policy." + field; }
 
+namespace {
+// The resolved sandbox speaks canonical snake_case only: drop the input spellings.
+void canonical_keys(Node& n) {
+  for (auto& m : n.members) {
+    m.original_key.clear();
+    canonical_keys(m.value);
+  }
+  for (auto& item : n.items) canonical_keys(item);
+}
+}  // namespace
+
 void Context::resolve(const std::string& pointer, Node value, const std::string& from) {
+  canonical_keys(value);
   std::vector<std::string> tokens;
   pointer_split(pointer, tokens);
   Node* cur = &result.resolved;

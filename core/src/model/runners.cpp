@@ -36,19 +36,23 @@ struct Runners::Impl {
   std::string file;
   Node root;
   model::RunnersModel model;
+  Diagnostics diagnostics;
 };
 
 Runners::Runners(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Runners::~Runners() = default;
 const model::RunnersModel& Runners::model() const { return impl_->model; }
 const std::string& Runners::file() const { return impl_->file; }
+const Diagnostics& Runners::diagnostics() const { return impl_->diagnostics; }
 
 struct Org::Impl {
   model::OrgModel model;
+  Diagnostics diagnostics;
 };
 Org::Org(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Org::~Org() = default;
 const model::OrgModel& Org::model() const { return impl_->model; }
+const Diagnostics& Org::diagnostics() const { return impl_->diagnostics; }
 
 namespace {
 
@@ -114,6 +118,7 @@ struct RunnersBuilder {
     for (std::size_t i = 0; i < runners.size(); ++i) {
       if (runners.at(i).node->is_object()) read_runner(runners.at(i), i, impl->file, impl->model, sink);
     }
+    impl->diagnostics = out.diagnostics;
     out.runners = std::shared_ptr<const Runners>(new Runners(std::move(impl)));
     return out;
   }
@@ -153,6 +158,7 @@ struct OrgBuilder {
     }
     m.serverless_allowed = c["serverless_allowed"].boolean(true);
     m.serverless_origin = origin_of(c["serverless_allowed"]);
+    impl->diagnostics = out.diagnostics;
     out.org = std::shared_ptr<const Org>(new Org(std::move(impl)));
     return out;
   }
