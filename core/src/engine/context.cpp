@@ -53,11 +53,17 @@ Diagnostic& Context::report_key(Code code, const Cursor& at, std::string message
 }
 
 std::string human_bytes(const Quantity& q) {
-  std::string c = q.canonical();
-  if (c.find_first_not_of("0123456789") == std::string::npos && c.size() > 6) {
-    return "≈" + std::to_string(q.ceil_div(1024 * 1024).value_or(0)) + "Mi";
+  auto bytes = q.ceil_units();
+  if (!bytes || *bytes < 1024 || q.ceil_units() != q.ceil_div(1)) return q.canonical();
+  static constexpr const char* k_units[] = {"Ki", "Mi", "Gi", "Ti", "Pi"};
+  std::int64_t v = *bytes;
+  int unit = -1;
+  while (v % 1024 == 0 && unit < 4) {
+    v /= 1024;
+    ++unit;
   }
-  return c;
+  if (unit >= 0 && (unit >= 1 || v < 1024)) return std::to_string(v) + k_units[unit];
+  return "≈" + std::to_string(q.ceil_div(1024 * 1024).value_or(0)) + "Mi";
 }
 
 Diagnostic& Context::report_policy(Code code, const model::Origin& where, std::string message, std::string hint) {

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# README's second command: every test suite, as CI runs it.
+#   C++ unit tests, the conformance vectors, the hostile-input catalogue and the generated-docs
+#   check, all under AddressSanitizer + UndefinedBehaviorSanitizer;
+#   the Python and Node suites (the same conformance vectors through each binding);
+#   the shared-policy thread test under ThreadSanitizer; the pre-commit hook; bounded fuzzing.
+# Every step runs; the script fails at the end if any step failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install-deps.sh || exit 1
+
+failed=()
+step() {
+  local name=$1
+  shift
+  echo
+  echo "==> $name"
+  local start=$SECONDS
+  if "$@"; then
+    echo "==> $name: ok ($((SECONDS - start)) s)"
+  else
+    echo "==> $name: FAILED ($((SECONDS - start)) s)"
+    failed+=("$name")
+  fi
+}
+
+cxx() {
+  cmake --preset asan >/dev/null && cmake --build --preset asan && ctest --preset asan -j2
+}
+step "C++ under ASan+UBSan (unit, conformance, hostile, docs)" cxx
+export SANDGATE_CLI="$PWD/build/asan/sandgate"
+[ -x scripts/test-python.sh ] && step "Python binding" ./scripts/test-python.sh
+[ -x scripts/test-node.sh ] && step "Node binding" ./scripts/test-node.sh
+[ -x scripts/test-tsan.sh ] && step "Threads under TSan" ./scripts/test-tsan.sh
+if [ -d tests/precommit ]; then
+  precommit() { PATH="$PWD/build/asan:$PATH" .venv/bin/python -m pytest -q tests/precommit; }
+  step "pre-commit hook" precommit
+fi
+[ -x scripts/test-fuzz.sh ] && step "Fuzzing (bounded)" ./scripts/test-fuzz.sh
+
+echo
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "FAILED: ${failed[*]}"
+  exit 1
+fi
+echo "all test suites passed"

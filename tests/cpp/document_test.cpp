@@ -1,0 +1,146 @@
+// Document loading: YAML 1.1 typing, positions, duplicate keys, tags, JSON exactness.
+#include <gtest/gtest.h>
+
+#include "sandgate/document.h"
+
+using namespace sandgate;
+
+namespace {
+
+Document yaml(std::string_view text) { return load_document(text, Format::yaml, "t.yaml", "policy"); }
+Document json(std::string_view text) { return load_document(text, Format::json, "t.json", "policy"); }
+
+bool has_code(const Document& d, Code c) {
+  for (const auto& x : d.diagnostics) {
+    if (x.code == c) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST(YamlTyping, yes_and_on_are_yaml11_booleans) {
+  Document d = yaml("a: yes\nb: On\nc: true\nd: 'yes'\n");
+  ASSERT_TRUE(d.loaded);
+  EXPECT_TRUE(d.root.find("a")->is_bool());
+  EXPECT_TRUE(d.root.find("a")->yaml11_word);
+  EXPECT_TRUE(d.root.find("b")->boolean);
+  EXPECT_FALSE(d.root.find("c")->yaml11_word);
+  EXPECT_TRUE(d.root.find("d")->is_string());
+}
+
+TEST(YamlTyping, numbers_follow_yaml11_readers) {
+  Document d = yaml("hex: 0x1F\noctal: 012\ndec: 2\nfloat: 1.5\nexp_without_dot: 1e3\nunderscored: 1_000\nsexagesimal: 1:30\n");
+  ASSERT_TRUE(d.loaded);
+  EXPECT_EQ(d.root.find("hex")->integer, 31);
+  EXPECT_EQ(d.root.find("octal")->integer, 10);
+  EXPECT_EQ(d.root.find("dec")->integer, 2);
+  EXPECT_EQ(d.root.find("float")->kind, NodeKind::number);
+  EXPECT_TRUE(d.root.find("exp_without_dot")->is_string()) << "PyYAML reads 1e3 (no dot) as a string";
+  EXPECT_EQ(d.root.find("underscored")->integer, 1000);
+  EXPECT_EQ(d.root.find("sexagesimal")->integer, 90);
+}
+
+TEST(YamlTyping, integer_overflow_keeps_the_exact_text) {
+  Document d = yaml("n: 99999999999999999999\n");
+  ASSERT_TRUE(d.loaded);
+  const Node* n = d.root.find("n");
+  EXPECT_TRUE(n->is_int());
+  EXPECT_TRUE(n->int_overflow);
+  EXPECT_EQ(n->text, "99999999999999999999");
+}
+
+TEST(YamlTyping, null_words_and_empty_values_are_null) {
+  Document d = yaml("a: ~\nb: null\nc:\n");
+  ASSERT_TRUE(d.loaded);
+  EXPECT_TRUE(d.root.find("a")->is_null());
+  EXPECT_TRUE(d.root.find("b")->is_null());
+  EXPECT_TRUE(d.root.find("c")->is_null());
+}
+
+TEST(Positions, yaml_values_have_one_based_line_and_code_point_column) {
+  Document d = yaml("a:\n  b: \"é\"\n  c: x\n");
+  ASSERT_TRUE(d.loaded);
+  const Node* b = d.root.find("a")->find("b");
+  EXPECT_EQ(b->mark.line, 2);
+  EXPECT_EQ(b->mark.column, 6);
+  const Member* c = d.root.find("a")->find_member("c");
+  EXPECT_EQ(c->key_mark.line, 3);
+  EXPECT_EQ(c->key_mark.column, 3);
+}
+
+TEST(Positions, json_values_have_line_and_column) {
+  Document d = json("{\n  \"a\": {\"b\": 1,\n    \"c\": [true, \"x\"]}\n}\n");
+  ASSERT_TRUE(d.loaded);
+  const Node* c = d.root.find("a")->find("c");
+  EXPECT_EQ(c->mark.line, 3);
+  EXPECT_EQ(c->mark.column, 10);
+  EXPECT_EQ(c->items[1].mark.column, 17);
+}
+
+TEST(Duplicates, a_duplicate_yaml_key_is_an_error_and_the_first_value_is_kept) {
+  Document d = yaml("a: 1\na: 2\n");
+  ASSERT_TRUE(d.loaded);
+  ASSERT_TRUE(has_code(d, Code::DUPLICATE_KEY));
+  EXPECT_EQ(d.root.members.size(), 1u);
+  EXPECT_EQ(d.diagnostics.front().source->line, 2);
+}
+
+TEST(Duplicates, a_duplicate_json_key_is_an_error) {
+  Document d = json(R"({"a": 1, "b": {"x": 1, "x": 2}})");
+  EXPECT_TRUE(has_code(d, Code::DUPLICATE_KEY));
+  EXPECT_EQ(d.diagnostics.front().path, "/b/x");
+}
+
+TEST(Tags, non_core_tags_are_rejected_and_str_forces_a_string) {
+  Document bad = yaml("a: !!python/object:os.system x\n");
+  EXPECT_TRUE(has_code(bad, Code::YAML_TAG));
+  Document ok = yaml("a: !!str 2\n");
+  ASSERT_TRUE(ok.loaded);
+  EXPECT_TRUE(ok.root.find("a")->is_string());
+  EXPECT_FALSE(has_code(ok, Code::YAML_TAG));
+}
+
+TEST(Json, big_numbers_are_flagged_not_wrapped) {
+  Document d = json(R"({"a": 9223372036854775808, "b": -9223372036854775808, "c": 1.25})");
+  ASSERT_TRUE(d.loaded);
+  EXPECT_TRUE(d.root.find("a")->int_overflow);
+  EXPECT_FALSE(d.root.find("b")->int_overflow);
+  EXPECT_EQ(d.root.find("b")->integer, INT64_MIN);
+  EXPECT_DOUBLE_EQ(d.root.find("c")->number, 1.25);
+}
+
+TEST(Json, nan_and_comments_are_syntax_errors) {
+  EXPECT_TRUE(has_code(json(R"({"a": NaN})"), Code::SYNTAX));
+  EXPECT_TRUE(has_code(json("{\"a\": 1 // x\n}"), Code::SYNTAX));
+}
+
+TEST(Detect, flow_yaml_that_is_not_json_falls_back_to_yaml) {
+  Document d = load_document("{a: 1, b: [x]}", Format::auto_detect, "-", "policy");
+  ASSERT_TRUE(d.loaded);
+  EXPECT_EQ(d.format, Format::yaml);
+  EXPECT_EQ(d.root.find("a")->integer, 1);
+}
+
+TEST(Limits, size_utf8_and_nul_are_checked_before_parsing) {
+  Limits small;
+  small.max_bytes = 8;
+  EXPECT_TRUE(has_code(load_document("a: 123456789", Format::yaml, "", "", small), Code::DOC_TOO_LARGE));
+  EXPECT_TRUE(has_code(yaml("a: \xC3\x28\n"), Code::INVALID_UTF8));
+  EXPECT_TRUE(has_code(yaml(std::string_view("a: b\0c\n", 7)), Code::NUL_BYTE));
+  Document bom = yaml("\xEF\xBB\xBF" "a: 1\n");
+  EXPECT_TRUE(bom.loaded);
+}
+
+TEST(Pointers, join_escapes_and_resolve_follows_input_spelling) {
+  EXPECT_EQ(pointer_join("/annotations", "sunk.coreweave.com/partition"), "/annotations/sunk.coreweave.com~1partition");
+  EXPECT_EQ(pointer_join("", "a~b"), "/a~0b");
+  Document d = yaml("annotations:\n  sunk.coreweave.com/partition: x\nlist: [a, b]\n");
+  ASSERT_TRUE(d.loaded);
+  const Node* v = pointer_resolve(d.root, "/annotations/sunk.coreweave.com~1partition");
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->text, "x");
+  EXPECT_EQ(pointer_resolve(d.root, "/list/1")->text, "b");
+  EXPECT_EQ(pointer_resolve(d.root, "/list/01"), nullptr);
+  EXPECT_EQ(pointer_resolve(d.root, "/list/2"), nullptr);
+}
