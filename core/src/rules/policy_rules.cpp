@@ -302,7 +302,10 @@ void check_policy(const Cursor& policy, const model::PolicyModel& m, DiagnosticS
   check_runtime_class_defaults(policy, m, sink);
   check_source_ips(policy, sink);
   // P-13
-  if (Cursor sel = policy["base"]["spec"]["nodeSelector"]; sel && is_slurm_scheduler(m.scheduler_name, context.sunk_scheduler)) {
+  // An empty selector selects nothing, so it cannot conflict with Slurm's choice.
+  Cursor sel = policy["base"]["spec"]["nodeSelector"];
+  bool selects = sel && !(sel.node->is_object() && sel.node->members.empty());
+  if (selects && is_slurm_scheduler(m.scheduler_name, context.sunk_scheduler)) {
     sink.add(Code::SUNK_NODE_SELECTOR, sel.path, sel.member->key_mark,
              "base sets spec.nodeSelector while schedulerName \"" + m.scheduler_name + "\" is a Slurm (SUNK) scheduler" +
                  (context.sunk_scheduler ? "" : " (its name contains \"slurm\")") +
