@@ -175,6 +175,25 @@ std::vector<std::string> run_check(const Case& c) {
   expect_text("qos_class", r.qos_class);
   expect_text("runtime_class", r.runtime_class ? r.runtime_class->value : "");
   expect_text("runner", r.runner_id);
+  // `slurm`: null = no Slurm mapping; else each given key (scheduler, CPUsPerTask, MinMemoryNode,
+  // or a job parameter such as partition) must equal the mapping's value.
+  if (const Node* slurm = expect->find("slurm")) {
+    if (slurm->is_null()) {
+      if (r.slurm) failures.push_back("slurm mapping present, expected none");
+    } else if (!r.slurm) {
+      failures.push_back("no slurm mapping, expected one");
+    } else if (slurm->is_object()) {
+      Node actual = Node::make_object();
+      actual.add("scheduler", Node::make_string(r.slurm->scheduler));
+      actual.add("CPUsPerTask", Node::make_int(r.slurm->cpus_per_task));
+      actual.add("MinMemoryNode", Node::make_int(r.slurm->min_memory_node));
+      for (const auto& [k, v] : r.slurm->job_parameters) actual.add(k, Node::make_string(v));
+      for (const auto& m : slurm->members) {
+        const Node* a = actual.find(m.key);
+        if (!a || !(*a == m.value)) failures.push_back("slurm " + m.key + " is " + show(a) + ", expected " + show(&m.value));
+      }
+    }
+  }
   if (const Node* resolved = expect->find("resolved"); resolved && resolved->is_object()) {
     for (const auto& m : resolved->members) {
       const Node* actual = pointer_resolve(r.resolved, m.key);

@@ -36,11 +36,38 @@ Diagnostic& Context::report_input(Code code, const std::string& input, const std
   return d;
 }
 
+std::string Context::input_path(const std::string& merged_path, std::uint8_t layer) const {
+  if (merged_path.size() < 2 || merged_path[0] != '/' || layer >= 4) return merged_path;
+  std::size_t end = merged_path.find('/', 1);
+  std::string token = merged_path.substr(1, end == std::string::npos ? std::string::npos : end - 1);
+  std::string rest = end == std::string::npos ? std::string() : merged_path.substr(end);
+  const Member* member = nullptr;
+  for (const auto& m : req.members) {
+    if (m.input_key() == token) member = &m;
+  }
+  if (!member) return merged_path;
+  if (auto it = layer_spelling.find(member->key); it != layer_spelling.end() && !it->second[layer].empty()) {
+    token = it->second[layer];
+  }
+  // A concatenated list: the merged index becomes the index in the item's own layer.
+  if (auto it = merged_list_index.find(member->key); it != merged_list_index.end() && rest.size() > 1) {
+    std::size_t next = rest.find('/', 1);
+    std::string index = rest.substr(1, next == std::string::npos ? std::string::npos : next - 1);
+    if (!index.empty() && index.find_first_not_of("0123456789") == std::string::npos) {
+      std::size_t i = std::stoul(index);
+      if (i < it->second.size()) {
+        rest = "/" + std::to_string(it->second[i]) + (next == std::string::npos ? std::string() : rest.substr(next));
+      }
+    }
+  }
+  return "/" + token + rest;
+}
+
 Diagnostic& Context::report(Code code, const Cursor& at, std::string message, std::string hint) {
   std::uint8_t layer = at.node ? at.node->origin : (at.member ? at.member->value.origin : k_sandbox);
   if (layer == k_no_layer) layer = k_sandbox;
-  return report_input(code, k_input_names[layer], file_of(layer), at.path, at.mark(), std::move(message),
-                      std::move(hint));
+  return report_input(code, k_input_names[layer], file_of(layer), input_path(at.path, layer), at.mark(),
+                      std::move(message), std::move(hint));
 }
 
 Diagnostic& Context::report_key(Code code, const Cursor& at, std::string message, std::string hint) {

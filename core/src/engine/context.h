@@ -48,6 +48,8 @@ struct ContainerResources {
   std::string name;
   bool primary = true;
   Cursor at;  // the resources value (may be empty)
+  Cursor container;  // the container object (multi-container form), for problems without a resources value
+  const Cursor& where(const Cursor& fallback) const { return at ? at : container ? container : fallback; }
   std::optional<Quantity> req_cpu, req_mem, lim_cpu, lim_mem;
   std::string req_cpu_text, req_mem_text, lim_cpu_text, lim_mem_text;
   // Where each value came from: a cursor into the request, or the policy default.
@@ -78,6 +80,12 @@ struct Context {
 
   Node req = Node::make_object();  // the merged request (canonical keys, origins stamped)
   Cursor root() const { return Cursor{&req, nullptr, ""}; }
+  // N-LAYER bookkeeping, to turn a pointer into the merged request back into a pointer into the
+  // layer a value came from: how each layer spelled a top-level key, and for concatenated lists
+  // (tags, secrets) each merged item's index in its own layer.
+  std::map<std::string, std::array<std::string, 4>> layer_spelling;
+  std::map<std::string, std::vector<std::size_t>> merged_list_index;
+  std::string input_path(const std::string& merged_path, std::uint8_t layer) const;
 
   // Placement (N-PL).
   std::string mode;  // "serverless" or "cks"

@@ -60,9 +60,11 @@ void filter_gpu_candidates(Context& ctx) {
   if (!kept.empty()) {
     ctx.candidates = kept;
     if (gpu->memory_gb > 0 && eligible.size() > 1) {
+      std::string names;
+      for (const auto& t : eligible) names += (names.empty() ? "" : ", ") + t;
       ctx.report(Code::GPU_TYPES_ELIGIBLE, gpu->at,
                  "memory_gb " + std::to_string(gpu->memory_gb) + " is met by " + std::to_string(eligible.size()) +
-                     " GPU types; which one the sandbox gets is undefined",
+                     " GPU types (" + names + "); which one the sandbox gets is undefined",
                  "pin type instead if the model matters");
     }
     return;
@@ -169,9 +171,16 @@ void check_gpu(Context& ctx) {
   for (const auto& c : ctx.containers) {
     if (c.gpu) primary = &c;
   }
-  if (primary && !primary->client_cpu && !primary->client_mem && !pm.default_cpu.value && !pm.default_memory.value) {
-    ctx.report(Code::GPU_WITHOUT_CPU_MEMORY, gpu->at, "a GPU request reserves only GPUs: no cpu or memory is declared and the policy has no defaults",
-               "set cpu and memory for the work that runs beside the GPU");
+  // The product documentation asks for both cpu and memory; one left to nobody is reported too.
+  if (primary) {
+    bool no_cpu = !primary->client_cpu && !pm.default_cpu.value;
+    bool no_mem = !primary->client_mem && !pm.default_memory.value;
+    std::string missing = no_cpu && no_mem ? "no cpu or memory is" : no_cpu ? "no cpu is" : "no memory is";
+    if (no_cpu || no_mem) {
+      ctx.report(Code::GPU_WITHOUT_CPU_MEMORY, gpu->at,
+                 "a GPU request reserves only GPUs: " + missing + " declared and the policy has no default for it",
+                 "set cpu and memory for the work that runs beside the GPU");
+    }
   }
 }
 

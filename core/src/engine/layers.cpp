@@ -64,8 +64,11 @@ bool prepare_layers(Context& ctx) {
     // SandboxDefaults.from_dict ignores unknown keys silently: the user believes a setting applies.
     if (layer == k_defaults) opts.unknown_key_severity = Severity::warning;
     opts.alias_conflict_code = Code::DUPLICATE_SPELLING;
+    std::size_t first_schema_diagnostic = diags.size();
     schema::shape(root, cs, "", sink, reported, opts);
     schema::validate(root, cs, "", sink, reported);
+    // Schema codes that only one SDK checks (gpu shorthand, removed keys, …) follow SPEC §1.3 too.
+    for (std::size_t i = first_schema_diagnostic; i < diags.size(); ++i) apply_client(diags[i], ctx.options.client);
     if (layer == k_defaults) {
       for (auto it = root.members.begin(); it != root.members.end();) {
         if (it->key == "max_timeout_seconds") {
@@ -91,6 +94,7 @@ void merge_layers(Context& ctx) {
     for (const auto& m : ctx.prepared[layer].members) {
       const Node& v = m.value;
       if (m.key == "containers") containers_layer = layer;
+      ctx.layer_spelling[m.key][layer] = std::string(m.input_key());
       if (is_one_of(m.key, k_map_fields)) {
         // Shallow merge; an empty map leaves the earlier one; keys cannot be removed.
         if (!v.is_object()) {
@@ -108,10 +112,16 @@ void merge_layers(Context& ctx) {
       if (m.key == "tags" || m.key == "secrets") {
         // Earlier layers first, then later ones, duplicates kept as the SDK sends them.
         Member* existing = find_member(req, m.key);
+        auto& index = ctx.merged_list_index[m.key];
         if (existing && existing->value.is_array() && v.is_array()) {
-          for (const auto& item : v.items) existing->value.items.push_back(item);
+          for (std::size_t i = 0; i < v.items.size(); ++i) {
+            existing->value.items.push_back(v.items[i]);
+            index.push_back(i);
+          }
         } else {
           set_member(req, m);
+          index.clear();
+          for (std::size_t i = 0; i < v.items.size(); ++i) index.push_back(i);
         }
         continue;
       }

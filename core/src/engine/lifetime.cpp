@@ -19,6 +19,14 @@ std::optional<double> number(const Cursor& c) {
   return std::nullopt;
 }
 
+// An error already reported at `path` (the schema's int32 range): one value, one diagnostic.
+bool rejected(const Context& ctx, const std::string& path) {
+  for (const auto& d : ctx.result.diagnostics) {
+    if (d.severity == Severity::error && d.path == path) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 void resolve_lifetime(Context& ctx) {
@@ -26,7 +34,7 @@ void resolve_lifetime(Context& ctx) {
   // R-TIME-1, R-TIME-2
   Cursor life = root["max_lifetime_seconds"];
   std::int64_t explicit_value = 0;
-  if (life && life.node->is_int()) {
+  if (life && life.node->is_int() && !rejected(ctx, life.path)) {
     if (life.node->int_overflow || life.node->integer < 0 || life.node->integer > k_max_lifetime) {
       ctx.report(Code::LIFETIME_RANGE, life,
                  "max_lifetime_seconds is " + life.node->display() + "; it must be between 0 and 2592000 (30 days)",
@@ -50,7 +58,9 @@ void resolve_lifetime(Context& ctx) {
 
   // R-TIME-3: the server's placement wait.
   Cursor timeout = root["max_timeout_seconds"];
-  if (timeout && timeout.node->is_int()) {
+  if (timeout && timeout.node->is_int() && rejected(ctx, timeout.path)) {
+    ctx.resolve("/max_timeout_seconds", Node::make_int(k_default_timeout), "platform");
+  } else if (timeout && timeout.node->is_int()) {
     std::int64_t v = timeout.node->integer;
     if (v < 1) {
       ctx.report(Code::TIMEOUT_RANGE, timeout, "max_timeout_seconds is " + timeout.node->display() + "; the server accepts 1 to 300",

@@ -16,6 +16,18 @@ bool reported_under(const Context& ctx, const std::string& path) {
   return false;
 }
 
+// An error already reported under `path` (by the schema: a mistyped value, an unknown key, an
+// invalid gpu): the SDK raises before sending, so the values are not checked against the policy.
+bool error_under(const Context& ctx, const std::string& path) {
+  for (const auto& d : ctx.result.diagnostics) {
+    if (d.severity != Severity::error) continue;
+    if (d.path == path || (d.path.size() > path.size() && d.path.compare(0, path.size(), path) == 0 && d.path[path.size()] == '/')) {
+      return true;
+    }
+  }
+  return false;
+}
+
 void read_quantity(Context& ctx, const Cursor& at, const std::string& what, std::optional<Quantity>& q,
                    std::string& text, Cursor& where) {
   if (!at || !at.node->is_string()) return;
@@ -54,9 +66,15 @@ void read_gpu(Context& ctx, const Cursor& g, bool nested, ContainerResources& ou
       return;
     }
     if (type && mem) {
-      ctx.report(Code::GPU_TYPE_AND_MEMORY, mem,
-                 "gpu sets both type (" + type.node->display() + ") and memory_gb (" + mem.node->display() + "); they are alternatives",
-                 "keep type to ask for one model, or memory_gb to accept any GPU with that much memory");
+      Diagnostic& d = ctx.report(Code::GPU_TYPE_AND_MEMORY, mem,
+                                 "gpu sets both type (" + type.node->display() + ") and memory_gb (" + mem.node->display() +
+                                     "); they are alternatives",
+                                 "keep type to ask for one model, or memory_gb to accept any GPU with that much memory");
+      // The TypeScript SDK drops gpu before sending: neither it nor the server sees the conflict.
+      if (ctx.options.client == "typescript") {
+        d.severity = Severity::warning;
+        d.hint += " (the TypeScript SDK does not send gpu, so only the Python SDK and the server reject this)";
+      }
     }
   } else {
     return;  // the schema reported it (SG_GPU_INVALID)
@@ -87,6 +105,7 @@ void normalize(Context& ctx, const Cursor& res, ContainerResources& out) {
     out.invalid = true;
     return;
   }
+  if (error_under(ctx, res.path)) out.invalid = true;
   Cursor requests = res["requests"], limits = res["limits"];
   bool nested = requests || limits;
   if (nested && (res["cpu"] || res["memory"])) {
@@ -160,6 +179,7 @@ void normalize_request_resources(Context& ctx) {
       ContainerResources cr;
       cr.name = c["name"].str();
       cr.primary = c["primary"].boolean(false);
+      cr.container = c;
       normalize(ctx, c["resources"], cr);
       ctx.containers.push_back(std::move(cr));
     }
@@ -210,7 +230,7 @@ static void report_value(Context& ctx, Code code, const ContainerResources& c, b
   } else if (at) {
     ctx.report(code, at, std::move(message), std::move(hint));
   } else {
-    ctx.report(code, c.at ? c.at : ctx.root(), std::move(message), std::move(hint));
+    ctx.report(code, c.where(ctx.root()), std::move(message), std::move(hint));
   }
 }
 
@@ -252,7 +272,7 @@ void check_resources(Context& ctx) {
       if (!c.client_mem || !c.req_mem || !c.lim_mem) missing.push_back("memory");
       if (!missing.empty()) {
         std::string m = missing.size() == 2 ? "cpu and memory" : missing[0];
-        ctx.report(Code::LIMITS_REQUIRED, c.at ? c.at : ctx.root(),
+        ctx.report(Code::LIMITS_REQUIRED, c.where(ctx.root()),
                    who + "the policy requires limits (require_limits), and the request does not declare " + m +
                        " requests and limits itself",
                    "declare resources={\"requests\": {...}, \"limits\": {...}} with cpu and memory");
@@ -318,14 +338,32 @@ void resolve_qos(Context& ctx) {
       if (!r || !l || *r != *l) guaranteed = false;
     }
   }
+  bool invalid = std::any_of(ctx.containers.begin(), ctx.containers.end(), [](const auto& c) { return c.invalid; });
   if (!any) {
     ctx.result.qos_class = "BestEffort";
     Cursor at = ctx.containers.empty() || !ctx.containers.front().at ? ctx.root() : ctx.containers.front().at;
-    ctx.report(Code::PLATFORM_DEFAULT_RESOURCES, at,
-               "no container declares cpu or memory and the policy has no default_cpu/default_memory: the platform's defaults apply",
-               "declare resources, or set default_cpu and default_memory in the policy");
+    // Rejected resources (N-RES errors) say nothing about platform defaults.
+    if (!invalid) {
+      ctx.report(Code::PLATFORM_DEFAULT_RESOURCES, at,
+                 "no container declares cpu or memory and the policy has no default_cpu/default_memory: the platform's defaults apply",
+                 "declare resources, or set default_cpu and default_memory in the policy");
+    }
   } else {
     ctx.result.qos_class = guaranteed ? "Guaranteed" : "Burstable";
+  }
+  // R-RES-6: with several containers, the sums are not visible in any one of them.
+  if (ctx.multi_container && any && !invalid) {
+    std::optional<Quantity> sums[4];  // requests cpu, requests memory, limits cpu, limits memory
+    for (const auto& c : ctx.containers) {
+      const std::optional<Quantity>* values[4] = {&c.req_cpu, &c.req_mem, &c.lim_cpu, &c.lim_mem};
+      for (int i = 0; i < 4; ++i) {
+        if (*values[i]) sums[i] = sums[i] ? sums[i]->plus(**values[i]) : **values[i];
+      }
+    }
+    auto show = [&](int i, bool memory) { return sums[i] ? (memory ? human_bytes(*sums[i]) : sums[i]->canonical()) : std::string("unset"); };
+    ctx.report(Code::QOS_CLASS, ctx.root()["containers"],
+               "QoS class " + ctx.result.qos_class + "; summed requests: cpu " + show(0, false) + ", memory " + show(1, true) +
+                   "; summed limits: cpu " + show(2, false) + ", memory " + show(3, true));
   }
   ctx.touched("/resources", "N-QOS");
 }

@@ -32,11 +32,8 @@ void resolve_runtime_class(Context& ctx) {
   } else if (ctx.primary && !(gpu ? ctx.primary->runtime_class_gpu : ctx.primary->runtime_class_cpu).empty()) {
     rc.value = gpu ? ctx.primary->runtime_class_gpu : ctx.primary->runtime_class_cpu;
     rc.from = "runner";
-  } else if (ctx.mode == "serverless") {
-    // Serverless picks its own isolation (a GPU VM for GPU sandboxes).
-    rc.value = "<platform-selected>";
-    rc.from = "platform";
   } else {
+    // SPEC §6.6: else the node default (on serverless the platform's nodes pick their isolation).
     rc.value = "<node-default>";
     rc.from = "platform";
   }
