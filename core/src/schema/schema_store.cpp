@@ -17,6 +17,47 @@ CompiledSchema::~CompiledSchema() = default;
 
 namespace {
 
+std::string_view view(const rapidjson::Value& v) { return {v.GetString(), v.GetStringLength()}; }
+
+// Builds the SchemaNode for `raw` (following $ref), memoised by address so recursive
+// definitions terminate.
+const SchemaNode* index(CompiledSchema& cs, const rapidjson::Value& raw,
+                        std::unordered_map<const rapidjson::Value*, const SchemaNode*>& seen) {
+  const rapidjson::Value& s = deref(cs, raw);
+  if (auto it = seen.find(&s); it != seen.end()) return it->second;
+  SchemaNode& n = cs.nodes.emplace_back();
+  seen.emplace(&s, &n);
+  n.value = &s;
+  if (!s.IsObject()) return &n;
+  n.opaque = s.HasMember("x-sandgate-opaque");
+  if (auto k = s.FindMember("x-sandgate-keep-null"); k != s.MemberEnd() && k->value.IsBool()) n.keep_null = k->value.GetBool();
+  n.allows_null = allows_type(s, "null");
+  n.allows_boolean = allows_type(s, "boolean");
+  n.allows_string = allows_type(s, "string");
+  n.int_kind = keyword(s, "x-sandgate-int");
+  n.unknown_code = keyword(s, "x-sandgate-unknown-code");
+  auto props = s.FindMember("properties");
+  auto addl = s.FindMember("additionalProperties");
+  bool closed = addl != s.MemberEnd() && addl->value.IsBool() && !addl->value.GetBool();
+  n.is_struct = (props != s.MemberEnd() && props->value.IsObject()) || closed;
+  if (props != s.MemberEnd() && props->value.IsObject()) {
+    for (auto it = props->value.MemberBegin(); it != props->value.MemberEnd(); ++it) {
+      n.property_names.emplace_back(view(it->name));
+      n.properties.emplace(view(it->name), index(cs, it->value, seen));
+    }
+  }
+  if (addl != s.MemberEnd() && addl->value.IsObject()) n.additional = index(cs, addl->value, seen);
+  if (auto items = s.FindMember("items"); items != s.MemberEnd() && items->value.IsObject()) n.items = index(cs, items->value, seen);
+  for (auto [key, map] : {std::pair{"x-sandgate-aliases", &n.aliases}, std::pair{"x-sandgate-removed", &n.removed}}) {
+    auto it = s.FindMember(key);
+    if (it == s.MemberEnd() || !it->value.IsObject()) continue;
+    for (auto m = it->value.MemberBegin(); m != it->value.MemberEnd(); ++m) {
+      if (m->value.IsString()) map->emplace(view(m->name), view(m->value));
+    }
+  }
+  return &n;
+}
+
 std::unique_ptr<CompiledSchema> compile(const EmbeddedSchema& e) {
   auto cs = std::make_unique<CompiledSchema>();
   cs->name = std::string(e.name);
@@ -27,6 +68,8 @@ std::unique_ptr<CompiledSchema> compile(const EmbeddedSchema& e) {
   valijson::SchemaParser parser;
   valijson::adapters::RapidJsonAdapter adapter(cs->doc);
   parser.populateSchema(adapter, *cs->compiled);
+  std::unordered_map<const rapidjson::Value*, const SchemaNode*> seen;
+  cs->root = index(*cs, cs->doc, seen);
   return cs;
 }
 

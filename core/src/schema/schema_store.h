@@ -3,7 +3,10 @@
 // validation. Both are immutable after first use and safe to share between threads.
 #pragma once
 
+#include <deque>
 #include <memory>
+#include <unordered_map>
+#include <vector>
 #include <string>
 #include <string_view>
 
@@ -15,11 +18,34 @@ class Schema;
 
 namespace sandgate::schema {
 
+// One schema object ($ref followed) with its sandgate keywords read once, so walking an input
+// against the schema costs hash lookups, not linear scans of JSON members.
+struct SchemaNode {
+  const rapidjson::Value* value = nullptr;
+  bool opaque = false;     // x-sandgate-opaque: never descend (policy `base`)
+  bool is_struct = false;  // has properties, or additionalProperties: false
+  bool keep_null = false;  // x-sandgate-keep-null: null is a wrong type here, not "unset"
+  bool allows_null = false, allows_boolean = false, allows_string = false;
+  std::unordered_map<std::string_view, const SchemaNode*> properties;
+  std::vector<std::string> property_names;  // in schema order, for "did you mean"
+  const SchemaNode* additional = nullptr;   // additionalProperties when it is a schema
+  const SchemaNode* items = nullptr;
+  std::unordered_map<std::string_view, std::string_view> aliases;  // legacy → canonical
+  std::unordered_map<std::string_view, std::string_view> removed;  // removed key → message
+  std::string_view int_kind, unknown_code;
+  const SchemaNode* property(std::string_view key) const {
+    auto it = properties.find(key);
+    return it == properties.end() ? nullptr : it->second;
+  }
+};
+
 struct CompiledSchema {
   std::string name;
   std::string_view text;
   rapidjson::Document doc;
   std::unique_ptr<valijson::Schema> compiled;
+  std::deque<SchemaNode> nodes;  // stable addresses
+  const SchemaNode* root = nullptr;
   CompiledSchema();
   ~CompiledSchema();
 };

@@ -1,133 +1,153 @@
 #include "schema/shape.h"
 
+#include <algorithm>
 #include <charconv>
 #include <limits>
-#include <map>
 
 #include "util/text.h"
 
 namespace sandgate::schema {
 namespace {
 
-using rapidjson::Value;
+// The path of the value being walked, kept as tokens and turned into a JSON Pointer only when a
+// diagnostic needs it: most inputs have no problem, and building every path cost more than
+// checking the values.
+class PathStack {
+ public:
+  explicit PathStack(std::string base) : base_(std::move(base)) {}
+  void push(std::string_view key) { tokens_.push_back({key, 0, false}); }
+  void push(std::size_t index) { tokens_.push_back({{}, index, true}); }
+  void pop() { tokens_.pop_back(); }
+  bool at_top() const { return tokens_.empty(); }
+  std::string str() const {
+    std::string out = base_;
+    for (const auto& t : tokens_) out = t.is_index ? pointer_join(out, t.index) : pointer_join(out, t.key);
+    return out;
+  }
+
+ private:
+  struct Token {
+    std::string_view key;
+    std::size_t index;
+    bool is_index;
+  };
+  std::string base_;
+  std::vector<Token> tokens_;
+};
 
 struct Walker {
-  const CompiledSchema& cs;
   DiagnosticSink& sink;
   ReportedPaths& reported;
   const ShapeOptions& options;
+  PathStack path;
 
-  void walk(Node& node, const Value& raw_schema, const std::string& path) {
-    const Value& s = deref(cs, raw_schema);
-    if (!s.IsObject()) return;
-    if (s.HasMember("x-sandgate-opaque")) return;
+  void walk(Node& node, const SchemaNode* s) {
+    if (!s || s->opaque) return;
     if (node.is_object()) {
-      walk_object(node, s, path);
+      walk_object(node, *s);
     } else if (node.is_array()) {
-      if (const Value* items = items_schema(cs, s)) {
-        for (std::size_t i = 0; i < node.items.size(); ++i) walk(node.items[i], *items, pointer_join(path, i));
+      if (!s->items) return;
+      for (std::size_t i = 0; i < node.items.size(); ++i) {
+        path.push(i);
+        walk(node.items[i], s->items);
+        path.pop();
       }
     } else {
-      check_scalar(node, s, path);
+      check_scalar(node, *s);
     }
   }
 
-  static const Value* find(const Value& obj, std::string_view key) {
-    if (!obj.IsObject()) return nullptr;
-    auto it = obj.FindMember(Value(key.data(), static_cast<rapidjson::SizeType>(key.size())));
-    return it == obj.MemberEnd() ? nullptr : &it->value;
-  }
-
-  void walk_object(Node& node, const Value& s, const std::string& path) {
-    const Value* props = find(s, "properties");
-    const Value* addl = find(s, "additionalProperties");
-    bool is_struct = props != nullptr || (addl && addl->IsBool() && !addl->GetBool());
-    if (!is_struct) {
+  void walk_object(Node& node, const SchemaNode& s) {
+    if (!s.is_struct) {
       // A map (annotations, labels): keys are data, never respelled.
-      if (addl && addl->IsObject()) {
-        for (auto& m : node.members) walk(m.value, *addl, pointer_join(path, m.input_key()));
+      if (!s.additional) return;
+      for (auto& m : node.members) {
+        path.push(m.input_key());
+        walk(m.value, s.additional);
+        path.pop();
       }
       return;
     }
-    const Value* aliases = find(s, "x-sandgate-aliases");
-    const Value* removed = find(s, "x-sandgate-removed");
-    std::map<std::string, std::pair<std::string, bool>, std::less<>> seen;  // canonical → (input key, via alias)
+    struct Seen {
+      std::string_view canonical;
+      std::string input_key;
+      bool via_alias;
+    };
+    std::vector<Seen> seen;
     std::vector<Member> kept;
     kept.reserve(node.members.size());
     for (auto& m : node.members) {
-      const std::string input_key = m.key;
-      const std::string member_path = pointer_join(path, input_key);
-      std::string canonical = input_key;
+      // `canonical` views the schema's own copy of the name: m.key moves away below.
+      const SchemaNode* child = nullptr;
+      std::string_view canonical;
+      if (auto it = s.properties.find(m.key); it != s.properties.end()) {
+        child = it->second;
+        canonical = it->first;
+      }
       bool via_alias = false;
-      bool known = props && find(*props, input_key);
-      if (!known) {
-        std::string snake = to_snake_case(input_key);
-        if (props && find(*props, snake)) {
-          canonical = snake;
-          known = true;
-        } else if (const Value* a = aliases ? (find(*aliases, input_key) ? find(*aliases, input_key) : find(*aliases, snake)) : nullptr) {
-          canonical = a->GetString();
+      if (!child) {
+        std::string snake = to_snake_case(m.key);
+        auto alias = s.aliases.find(m.key);
+        if (alias == s.aliases.end()) alias = s.aliases.find(snake);
+        auto removed = s.removed.find(m.key);
+        if (removed == s.removed.end()) removed = s.removed.find(snake);
+        if (auto it = s.properties.find(snake); it != s.properties.end()) {
+          child = it->second;
+          canonical = it->first;
+        } else if (alias != s.aliases.end()) {
+          if (auto target = s.properties.find(alias->second); target != s.properties.end()) {
+            child = target->second;
+            canonical = target->first;
+          }
           via_alias = true;
-          known = true;
-        } else if (const Value* r = removed ? (find(*removed, input_key) ? find(*removed, input_key) : find(*removed, snake)) : nullptr) {
-          sink.add(Code::REMOVED_KEY, member_path, m.key_mark,
-                   "\"" + input_key + "\" was removed in cwsandbox 1.x", r->IsString() ? r->GetString() : "");
+        } else if (removed != s.removed.end()) {
+          std::string member_path = child_path(m);
+          sink.add(Code::REMOVED_KEY, member_path, m.key_mark, "\"" + m.key + "\" was removed in cwsandbox 1.x",
+                   std::string(removed->second));
           reported.insert(member_path);
           continue;
         }
       }
-      if (!known) {
-        if (addl && addl->IsObject()) {
-          walk(m.value, *addl, member_path);
+      if (!child) {
+        if (s.additional) {
+          path.push(m.input_key());
+          walk(m.value, s.additional);
+          path.pop();
           kept.push_back(std::move(m));
-          continue;
+        } else {
+          report_unknown(m, s);
         }
-        report_unknown(m, props, path, member_path, s);
         continue;
       }
-      if (m.value.is_null() && !allows_null(*props, canonical) && !keeps_null(*props, canonical)) continue;  // null = unset
-      auto prior = seen.find(canonical);
+      if (m.value.is_null() && !child->allows_null && !child->keep_null) continue;  // null = unset
+      auto prior = std::find_if(seen.begin(), seen.end(), [&](const Seen& x) { return x.canonical == canonical; });
       if (prior != seen.end()) {
-        bool alias_involved = via_alias || prior->second.second;
+        bool alias_involved = via_alias || prior->via_alias;
+        std::string member_path = child_path(m);
         sink.add(alias_involved ? options.alias_conflict_code : Code::DUPLICATE_SPELLING, member_path, m.key_mark,
-                 "\"" + input_key + "\" and \"" + prior->second.first + "\" are the same field, set twice",
-                 alias_involved ? "keep the canonical name \"" + canonical + "\" and remove the legacy one"
+                 "\"" + m.key + "\" and \"" + prior->input_key + "\" are the same field, set twice",
+                 alias_involved ? "keep the canonical name \"" + std::string(canonical) + "\" and remove the legacy one"
                                 : "keep one spelling");
         reported.insert(member_path);
         continue;
       }
-      seen.emplace(canonical, std::make_pair(input_key, via_alias));
-      if (canonical != input_key) {
-        m.original_key = input_key;
-        m.key = canonical;
+      seen.push_back({canonical, m.key, via_alias});
+      if (canonical != m.key) {
+        m.original_key = std::move(m.key);
+        m.key = std::string(canonical);
       }
-      if (const Value* child = find(*props, canonical)) walk(m.value, *child, member_path);
+      path.push(m.input_key());
+      walk(m.value, child);
+      path.pop();
       kept.push_back(std::move(m));
     }
     node.members = std::move(kept);
   }
 
-  bool allows_null(const Value& props, const std::string& key) const {
-    const Value* child = find(props, key);
-    return child && allows_type(deref(cs, *child), "null");
-  }
+  std::string child_path(const Member& m) const { return pointer_join(path.str(), m.input_key()); }
 
-  // A field marked x-sandgate-keep-null treats an explicit null as a wrong type, not as "unset"
-  // (policy `base`: Terraform rejects null with "expected a JSON object"), so the member stays for
-  // the schema to report.
-  bool keeps_null(const Value& props, const std::string& key) const {
-    const Value* child = find(props, key);
-    if (!child) return false;
-    const Value* keep = find(deref(cs, *child), "x-sandgate-keep-null");
-    return keep && keep->IsBool() && keep->GetBool();
-  }
-
-  void report_unknown(const Member& m, const Value* props, const std::string& parent_path,
-                      const std::string& member_path, const Value& s) {
-    std::vector<std::string> names;
-    if (props) {
-      for (auto it = props->MemberBegin(); it != props->MemberEnd(); ++it) names.emplace_back(it->name.GetString());
-    }
+  void report_unknown(const Member& m, const SchemaNode& s) {
+    const auto& names = s.property_names;
     bool camel = m.key != to_snake_case(m.key);
     std::string guess = closest_match(to_snake_case(m.key), names);
     std::string hint;
@@ -138,11 +158,12 @@ struct Walker {
       for (auto& n : shown) n = "\"" + n + "\"";
       hint = "known fields here: " + join_and(shown) + (names.size() > shown.size() ? ", …" : "");
     }
-    std::string where = parent_path.empty() ? "at the top level" : "in " + parent_path;
-    bool warn = options.unknown_key_severity != Severity::error && parent_path.empty();
+    std::string parent = path.str();
+    std::string member_path = pointer_join(parent, m.input_key());
+    std::string where = path.at_top() ? "at the top level" : "in " + parent;
+    bool warn = options.unknown_key_severity != Severity::error && path.at_top();
     // A schema may name its own code for unknown keys (resources: the SDK's "unrecognized keys").
-    std::string_view own = keyword(s, "x-sandgate-unknown-code");
-    Code code = own.empty() ? Code::UNKNOWN_KEY : code_from_name(own).value_or(Code::UNKNOWN_KEY);
+    Code code = s.unknown_code.empty() ? Code::UNKNOWN_KEY : code_from_name(s.unknown_code).value_or(Code::UNKNOWN_KEY);
     auto& d = sink.add(code, member_path, m.key_mark,
                        "unknown field \"" + m.key + "\" " + where +
                            (warn ? "; SandboxDefaults.from_dict ignores it silently, so it has no effect" : ""),
@@ -151,18 +172,18 @@ struct Walker {
     reported.insert(member_path);
   }
 
-  void check_scalar(Node& node, const Value& s, const std::string& path) {
-    std::string_view int_kind = keyword(s, "x-sandgate-int");
-    if (!int_kind.empty()) check_integer(node, s, int_kind, path);
-    if (node.is_bool() && node.yaml11_word && allows_type(s, "boolean") && !allows_type(s, "string")) {
-      sink.add(Code::YAML11_BOOLEAN, path, node.mark,
-               "\"" + node.text + "\" is read as a boolean only by YAML 1.1 readers",
+  void check_scalar(Node& node, const SchemaNode& s) {
+    if (!s.int_kind.empty()) check_integer(node, s);
+    if (node.is_bool() && node.yaml11_word && s.allows_boolean && !s.allows_string) {
+      std::string p = path.str();
+      sink.add(Code::YAML11_BOOLEAN, p, node.mark, "\"" + node.text + "\" is read as a boolean only by YAML 1.1 readers",
                std::string("write ") + (node.boolean ? "true" : "false"));
-      reported.insert(path);
+      reported.insert(p);
     }
   }
 
-  void check_integer(Node& node, const Value& s, std::string_view int_kind, const std::string& path) {
+  void check_integer(Node& node, const SchemaNode& s) {
+    std::string_view int_kind = s.int_kind;
     std::int64_t lo = std::numeric_limits<std::int64_t>::min();
     std::int64_t hi = std::numeric_limits<std::int64_t>::max();
     if (int_kind == "int32") {
@@ -172,37 +193,43 @@ struct Walker {
       lo = 0;
       hi = std::numeric_limits<std::uint32_t>::max();
     }
-    std::string range = "the field is " + std::string(int_kind) + " (" + std::to_string(lo) + ".." +
-                        std::to_string(hi) + ")";
-    if (node.is_string() && int_kind == "int64" && allows_type(s, "string")) {
+    auto range = [&] {
+      return "the field is " + std::string(int_kind) + " (" + std::to_string(lo) + ".." + std::to_string(hi) + ")";
+    };
+    if (node.is_string() && int_kind == "int64" && s.allows_string) {
       std::string_view t = node.text;
       std::string_view digits = !t.empty() && t[0] == '-' ? t.substr(1) : t;
       bool decimal = !digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos;
       if (!decimal) {
-        sink.add(Code::NOT_AN_INTEGER, path, node.mark, node.display() + " is not a decimal integer",
+        std::string p = path.str();
+        sink.add(Code::NOT_AN_INTEGER, p, node.mark, node.display() + " is not a decimal integer",
                  "write a whole number, e.g. \"2\"");
-        reported.insert(path);
+        reported.insert(p);
         return;
       }
       std::int64_t v = 0;
       auto r = std::from_chars(t.data(), t.data() + t.size(), v);
       if (r.ec != std::errc{} || v < lo || v > hi) {
-        sink.add(Code::INTEGER_RANGE, path, node.mark, node.display() + " does not fit: " + range);
-        reported.insert(path);
+        std::string p = path.str();
+        sink.add(Code::INTEGER_RANGE, p, node.mark, node.display() + " does not fit: " + range());
+        reported.insert(p);
         return;
       }
       // From here on the value is an integer, so the schema's bounds apply to both spellings.
-      std::string literal = node.text;
+      std::string literal = std::move(node.text);
       Mark mark = node.mark;
+      std::uint8_t origin = node.origin;
       node = Node::make_int(v);
       node.mark = mark;
-      node.text = literal;
+      node.origin = origin;
+      node.text = std::move(literal);
       return;
     }
     if (node.is_int() && (node.int_overflow || node.integer < lo || node.integer > hi)) {
-      sink.add(Code::INTEGER_RANGE, path, node.mark, node.display() + " does not fit: " + range,
+      std::string p = path.str();
+      sink.add(Code::INTEGER_RANGE, p, node.mark, node.display() + " does not fit: " + range(),
                "numbers are never wrapped or truncated");
-      reported.insert(path);
+      reported.insert(p);
     }
   }
 };
@@ -211,8 +238,8 @@ struct Walker {
 
 void shape(Node& node, const CompiledSchema& cs, const std::string& path, DiagnosticSink& sink,
            ReportedPaths& reported, const ShapeOptions& options) {
-  Walker w{cs, sink, reported, options};
-  w.walk(node, cs.doc, path);
+  Walker w{sink, reported, options, PathStack(path)};
+  w.walk(node, cs.root);
 }
 
 bool already_reported(const ReportedPaths& reported, const std::string& path) {
