@@ -56,8 +56,12 @@ std::string qualified_name_problem(std::string_view key) {
   return {};
 }
 
+// A Linux UID/GID in decimal: 0..4294967294 ((uid_t)-1 means "no id" and is never a real one).
 bool all_digits(std::string_view s) {
-  return !s.empty() && s.size() <= 10 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (s.empty() || s.size() > 10 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; })) return false;
+  std::uint64_t v = 0;
+  for (char c : s) v = v * 10 + static_cast<std::uint64_t>(c - '0');
+  return v <= 4294967294ULL;
 }
 
 }  // namespace
@@ -84,7 +88,8 @@ void resolve_annotations(Context& ctx) {
       }
       // R-ANN-2: a plain, case-sensitive starts_with on the key exactly as given.
       for (const auto& prefix : pm.denied_annotation_prefixes) {
-        if (!prefix.empty() && key.compare(0, prefix.size(), prefix) == 0) {
+        // An empty entry is a prefix of every key (plain starts_with, SPEC R-ANN-3).
+        if (key.compare(0, prefix.size(), prefix) == 0) {
           ctx.report_key(Code::ANNOTATION_DENIED_PREFIX, at, "annotation key \"" + key + "\" starts with the denied prefix \"" + prefix + "\"",
                      pm.base_annotations.count(key) ? "the policy pins this key itself; remove it from the request"
                                                     : "remove it; the runner's policy does not let sandboxes set " + prefix + "* annotations");
@@ -144,7 +149,7 @@ void resolve_annotations(Context& ctx) {
       }
     };
     if ((name == "user-id" || name == "group-id") && !all_digits(value.text)) {
-      report(key + " is \"" + value.text + "\", but Slurm needs a numeric Linux " + (name == "user-id" ? "UID" : "GID"),
+      report(key + " is \"" + value.text + "\", but Slurm needs a numeric Linux " + (name == "user-id" ? "UID" : "GID") + " (0..4294967294)",
              "use the number (id -u on a login node), e.g. \"1000\", not a user name");
     }
     if (name == "exclusive") {

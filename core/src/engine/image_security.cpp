@@ -31,8 +31,8 @@ ImageRef parse_image(std::string_view ref) {
   bool has_registry = ref.find('/') != std::string_view::npos &&
                       (first.find('.') != std::string_view::npos || first.find(':') != std::string_view::npos || first == "localhost");
   std::string repo = has_registry ? std::string(ref) : "docker.io/" + std::string(ref);
+  if (repo.rfind("index.docker.io/", 0) == 0) repo = "docker.io/" + repo.substr(16);  // before adding library/
   if (repo.rfind("docker.io/", 0) == 0 && repo.find('/', 10) == std::string::npos) repo.insert(10, "library/");
-  if (repo.rfind("index.docker.io/", 0) == 0) repo = "docker.io/" + repo.substr(16);
   out.repository = repo;
   return out;
 }
@@ -52,7 +52,8 @@ bool image_allowed(const ImageRef& img, const std::string& entry) {
   ImageRef e = parse_image(entry);
   if (e.repository != img.repository) return false;
   if (!e.digest.empty()) return e.digest == img.digest;
-  if (!e.tag.empty()) return e.tag == img.tag;
+  // An untagged, undigested reference is the :latest tag.
+  if (!e.tag.empty()) return e.tag == (img.tag.empty() && img.digest.empty() ? std::string("latest") : img.tag);
   return true;
 }
 

@@ -54,7 +54,7 @@ void check_services(Context& ctx) {
       ports.push_back(p);
     }
     if (Cursor n = s["name"]; n && n.node->is_string() && n.node->text.find_first_not_of(" \t") == std::string::npos) {
-      ctx.report(Code::SERVICE_INVALID, n, "a service name, when given, must not be blank");
+      ctx.report(Code::SERVICE_NAME_BLANK, n, "a service name, when given, must not be blank", "give it a name or leave it out");
     }
     std::string protocol = lower(s["protocol"].str("unspecified"));
     if (protocol.rfind("service_protocol_", 0) == 0) protocol = protocol.substr(17);
@@ -93,7 +93,23 @@ void check_secrets(Context& ctx) {
     if (!inserted && it->second != source) {
       ctx.report(Code::SECRET_CONFLICT, s, "Conflicting secrets for env_var '" + env + "': two different sources set it",
                  "give one of them another env_var");
+    } else if (!inserted) {
+      // TypeScript client rules (reference sdk-behaviour §2 item 10); Python merges identical entries.
+      ctx.report(Code::SECRET_CLIENT_RULE, s, "secret for env_var '" + env + "' is listed twice",
+                 "list it once: the TypeScript SDK rejects even identical duplicates");
     }
+    if (Cursor env_map = ctx.root()["environment_variables"]; inserted && env_map && env_map.node->is_object() && env_map.node->find(env)) {
+      ctx.report(Code::SECRET_CLIENT_RULE, s, "secret env_var '" + env + "' is also set in environment_variables",
+                 "drop one of them: the TypeScript SDK rejects the collision");
+    }
+    for (const char* field : {"store", "name", "env_var"}) {
+      if (Cursor f = s[field]; f && f.node->is_string() && f.node->text.find_first_not_of(" \t") == std::string::npos) {
+        ctx.report(Code::SECRET_CLIENT_RULE, f, std::string("secret ") + field + " is empty", "give it a value");
+      }
+    }
+  }
+  if (secrets.size() > 50) {
+    ctx.report(Code::SECRET_CLIENT_RULE, secrets, std::to_string(secrets.size()) + " secrets; the TypeScript SDK accepts at most 50");
   }
 }
 

@@ -400,7 +400,10 @@ void resolve_network(Context& ctx) {
     ctx.resolve("/network/egress", policy_list("default_egress"), "policy.constraints.network.default_egress");
     ctx.touched("/network/egress", "R-NET");
   }
-  if (!deny_ingress && ingress.size() == 0 && !pm.default_ingress.empty()) {
+  if (deny_ingress) {
+    // The declared ingress rules are ignored (reference §3.5): the effective list is empty.
+    ctx.resolve("/network/ingress", Node::make_array(), "");
+  } else if (ingress.size() == 0 && !pm.default_ingress.empty()) {
     ctx.resolve("/network/ingress", policy_list("default_ingress"), "policy.constraints.network.default_ingress");
     ctx.touched("/network/ingress", "R-NET");
   }

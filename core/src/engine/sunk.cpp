@@ -21,15 +21,18 @@ void check_sunk(Context& ctx) {
   constexpr std::string_view k_prefix = "sunk.coreweave.com/";
   SlurmMapping map;
   map.scheduler = ctx.scheduler;
+  // Without a runners input, the scheduler is taken for Slurm by its name (SPEC §6.8): say so.
+  bool by_name = !(ctx.inventory && ctx.primary && !ctx.primary->builtin);
+  std::string detected = by_name ? " (scheduler \"" + ctx.scheduler + "\" is taken for Slurm because its name contains \"slurm\")" : "";
   std::optional<Quantity> cpu, mem, cpu_limit, mem_limit;
   for (const auto& c : ctx.containers) {
     // The scheduler verifies non-zero requests on every container.
     for (bool is_cpu : {true, false}) {
       const auto& r = is_cpu ? c.req_cpu : c.req_mem;
-      if (!r || r->is_zero()) {
+      if (!c.invalid && (!r || r->is_zero())) {
         ctx.report(Code::SUNK_ZERO_REQUESTS, c.at ? c.at : ctx.root(),
                    std::string("the SUNK scheduler needs a non-zero ") + (is_cpu ? "cpu" : "memory") + " request" +
-                       (ctx.multi_container ? " on container \"" + c.name + "\"" : ""),
+                       (ctx.multi_container ? " on container \"" + c.name + "\"" : "") + detected,
                    "declare it, or have the policy set default_cpu/default_memory or min_cpu/min_memory");
       }
     }
@@ -49,7 +52,7 @@ void check_sunk(Context& ctx) {
   for (const auto& [k, v] : map.job_parameters) params += ", " + k + "=" + v;
   ctx.report(Code::SLURM_MAPPING, ctx.root()["resources"] ? ctx.root()["resources"] : ctx.root(),
              "the pod becomes a Slurm job: CPUsPerTask=" + std::to_string(map.cpus_per_task) +
-                 ", MinMemoryNode=" + std::to_string(map.min_memory_node) + "M" + params);
+                 ", MinMemoryNode=" + std::to_string(map.min_memory_node) + "M" + params + detected);
 
   // terminationGracePeriodSeconds must be strictly below KillWait − 5.
   Cursor root = ctx.root();
@@ -60,8 +63,8 @@ void check_sunk(Context& ctx) {
   std::int64_t needed = grace + 5 + 1;
   if (ctx.kill_wait) {
     if (grace >= *ctx.kill_wait - 5) {
-      ctx.report_input(Code::SUNK_KILL_WAIT, "runners", ctx.runners_file, ctx.primary->origin.path + "/sunk/kill_wait_seconds",
-                       ctx.primary->origin.mark,
+      ctx.report_input(Code::SUNK_KILL_WAIT, "runners", ctx.runners_file, ctx.primary->kill_wait_origin.path,
+                       ctx.primary->kill_wait_origin.mark,
                        "termination grace period must be less than Slurm KillWait - 5 s: the pod's grace period is " +
                            std::to_string(grace) + " s" + (snapshot ? " (snapshot storage)" : "") + " and KillWait is " +
                            std::to_string(*ctx.kill_wait) + " s",
@@ -71,7 +74,7 @@ void check_sunk(Context& ctx) {
     Cursor sched = Cursor{ctx.pm->base, nullptr, ctx.pm->base_origin.path}["spec"]["schedulerName"];
     Diagnostic& d = ctx.report_policy(Code::SUNK_KILL_WAIT, {sched.path, sched.mark()},
                                       "Slurm's KillWait is not known (SUNK's default is 30 s); the pod's grace period is " +
-                                          std::to_string(grace) + " s, so KillWait must be above " + std::to_string(grace + 5) + " s",
+                                          std::to_string(grace) + " s, so KillWait must be above " + std::to_string(grace + 5) + " s" + detected,
                                       "check --slurm-kill-wait, set KillWait to at least " + std::to_string(needed) +
                                           " s, and declare it as sunk.kill_wait_seconds in --runners");
     d.severity = Severity::warning;

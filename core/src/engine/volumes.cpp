@@ -141,6 +141,13 @@ void check_volumes(Context& ctx) {
       } else if (memory_request) {
         vol.size = memory_request->fraction_floor(n, 100);
         ctx.touched(pointer_join(pointer_join("/volumes", std::to_string(volumes.size())), "size"), "R-VOL-2");
+      } else if (std::none_of(ctx.containers.begin(), ctx.containers.end(), [](const ContainerResources& c) { return c.invalid; })) {
+        // No memory request to take the percentage of: the platform resolves it against its own
+        // (unpublished) default, so the size is unknown (SPEC preamble: unknown → warning).
+        Diagnostic& d = ctx.report(Code::VOLUME_SIZE_INVALID, size,
+                                   "size " + size.node->display() + " is a percentage of the memory request, but no memory request is declared and the policy has no default_memory",
+                                   "declare a memory request, or give the volume an absolute size");
+        d.severity = Severity::warning;
       }
     } else {
       QuantityError err;
@@ -172,6 +179,32 @@ void check_volumes(Context& ctx) {
     if (vols.at(i).node->is_object()) read_volume(vols.at(i), "");
   }
   if (fss && fss.node->is_object()) read_volume(fss, "workspace");
+
+  // R-VOL-1 for the per-container volume_mounts (multi-container form): the same path rules, and
+  // unique mount paths within one container.
+  Cursor cs = root["containers"];
+  for (std::size_t ci = 0; ci < cs.size(); ++ci) {
+    Cursor mounts = cs.at(ci)["volume_mounts"];
+    std::vector<std::string> seen;
+    for (std::size_t k = 0; k < mounts.size(); ++k) {
+      Cursor mp = mounts.at(k)["mount_path"];
+      if (mp && mp.node->is_string()) {
+        std::string problem = mount_path_problem(mp.node->text);
+        if (!problem.empty()) {
+          ctx.report(Code::MOUNT_PATH_INVALID, mp, "mount path " + mp.node->display() + " is not allowed: " + problem,
+                     "use an absolute, canonical path such as /work, outside /proc, /sys, /dev, /etc, /var/run/secrets and /shared/credentials");
+        } else if (std::find(seen.begin(), seen.end(), mp.node->text) != seen.end()) {
+          ctx.report(Code::MOUNT_PATH_DUPLICATE, mp, "two volume mounts of one container are at " + mp.node->text,
+                     "mount each volume at its own path");
+        }
+        seen.push_back(mp.node->text);
+      }
+      if (Cursor sp = mounts.at(k)["sub_path"]; sp && sp.node->is_string()) {
+        std::string problem = sub_path_problem(sp.node->text);
+        if (!problem.empty()) ctx.report(Code::MOUNT_PATH_INVALID, sp, "sub_path " + sp.node->display() + " is not allowed: " + problem);
+      }
+    }
+  }
 
   // R-VOL-1: unique names and mount paths.
   for (std::size_t i = 0; i < volumes.size(); ++i) {

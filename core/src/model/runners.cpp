@@ -77,7 +77,10 @@ void read_runner(const Cursor& c, std::size_t index, const std::string& file, mo
   r.runtime_class_gpu = c["runtime_classes"]["gpu"].str();
   if (Cursor sunk = c["sunk"]; sunk && sunk.node->is_object()) {
     if (Cursor s = sunk["scheduler_name"]; s && s.node->is_string()) r.sunk_scheduler = s.node->text;
-    if (sunk["kill_wait_seconds"].is_int()) r.kill_wait_seconds = sunk["kill_wait_seconds"].integer();
+    if (sunk["kill_wait_seconds"].is_int()) {
+      r.kill_wait_seconds = sunk["kill_wait_seconds"].integer();
+      r.kill_wait_origin = origin_of(sunk["kill_wait_seconds"]);
+    }
   }
   if (m.find(r.id) && !r.id.empty()) {
     sink.add(Code::DUPLICATE_KEY, c["runner_id"].path, c["runner_id"].mark(),

@@ -25,6 +25,7 @@ struct Runner {
   std::string runtime_class_cpu, runtime_class_gpu;
   std::optional<std::string> sunk_scheduler;
   std::optional<std::int64_t> kill_wait_seconds;
+  Origin kill_wait_origin;  // where sunk.kill_wait_seconds is written
   std::shared_ptr<const Policy> policy;  // the runner's own policy, when it has one
   bool builtin = false;                  // the built-in serverless runner or the anonymous cks runner
   bool offers_every_gpu = false;         // the anonymous cks runner: type matching cannot fail
