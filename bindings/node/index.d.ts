@@ -1,0 +1,322 @@
+// Type declarations of the sandgate Node package, written by hand; the code unions and the error
+// classes are generated into codes.d.ts from the engine's one table.
+//
+// Convention: inputs may be spelled as the TypeScript SDK spells them (camelCase) or as the Python
+// SDK does (snake_case); results use the field names of the CLI's JSON output (snake_case, SPEC §3
+// and §7), the same in every language.
+import type { DiagnosticCode, GrpcCode, JsExceptionName, Reason, RuleId } from './codes';
+
+export * from './codes';
+
+// ---- values -------------------------------------------------------------------------------------
+
+/** Any JSON value; integers beyond 2^53 come back as bigint, exactly. */
+export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** YAML or JSON text, as a string or as bytes (a Buffer). */
+export type Text = string | Uint8Array;
+
+export type Client = 'python' | 'typescript';
+export type PlacementMode = 'serverless' | 'cks';
+export type QosClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
+export type Severity = 'error' | 'warning' | 'info';
+export type InputName = 'policy' | 'sandbox' | 'defaults' | 'overrides' | 'runners' | 'org';
+export type Side = 'server' | 'python' | 'typescript' | 'python_server' | 'typescript_server' | 'runtime' | 'input' | 'lint';
+
+// ---- inputs -------------------------------------------------------------------------------------
+
+export interface ResourceValues {
+  cpu?: string;
+  memory?: string;
+}
+export interface GpuRequest {
+  count?: number;
+  type?: string;
+  memory_gb?: number;
+  memoryGb?: number;
+}
+/** The nested form ({requests, limits, gpu}) or the flat one ({cpu, memory, gpu}). */
+export interface Resources extends ResourceValues {
+  requests?: ResourceValues;
+  limits?: ResourceValues;
+  gpu?: GpuRequest | number;
+}
+
+/**
+ * The TypeScript SDK's `SandboxRunOptions` (camelCase), the fields sandgate reads most; any other
+ * key is checked too (an unknown one is a diagnostic, not a compile error: checking specs you do
+ * not control is what sandgate is for).
+ */
+export interface SandboxRunOptions {
+  containerImage?: string;
+  command?: string;
+  args?: string[];
+  resources?: Resources;
+  annotations?: Record<string, string>;
+  environmentVariables?: Record<string, string>;
+  tags?: string[];
+  maxLifetimeSeconds?: number;
+  timeoutMs?: number;
+  placementMode?: PlacementMode;
+  runnerIds?: string[];
+  runtimeClass?: string;
+  mountedFiles?: Array<{ path: string; content: string | Uint8Array }> | Record<string, string | Uint8Array>;
+  volumes?: Array<{ name: string; mountPath: string; size?: string; medium?: string }>;
+  services?: Array<{ port: number; name?: string; protocol?: string; visibility?: string }>;
+  network?: { denyEgress?: boolean; denyIngress?: boolean; egress?: Array<{ dnsName?: string }> };
+  [key: string]: unknown;
+}
+
+/** The Python SDK's `Sandbox.run()` keyword arguments (snake_case). */
+export interface SandboxKwargs {
+  container_image?: string;
+  command?: string;
+  args?: string[];
+  resources?: Resources;
+  annotations?: Record<string, string>;
+  environment_variables?: Record<string, string>;
+  tags?: string[];
+  max_lifetime_seconds?: number;
+  max_timeout_seconds?: number;
+  placement_mode?: PlacementMode;
+  runner_ids?: string[];
+  runtime_class?: string;
+  [key: string]: unknown;
+}
+
+/** A request layer: an object in either spelling, or YAML/JSON text. */
+export type SandboxInput = SandboxRunOptions | SandboxKwargs | Text;
+
+/** A runner policy (proto snake_case or REST camelCase), or a runner document {policy, etag, …}. */
+export type PolicyInput = Record<string, unknown> | null | Text;
+
+export interface RunnerSpec {
+  runner_id: string;
+  mode: PlacementMode;
+  gpu_types?: Array<{ type: string; memory_gb: number }>;
+  max_gpu_count?: number;
+  runtime_classes?: { cpu?: string; gpu?: string };
+  sunk?: { scheduler_name?: string; kill_wait_seconds?: number };
+  policy?: Record<string, unknown> | null;
+  [key: string]: unknown;
+}
+/** The runner inventory (SPEC §1.4). */
+export type RunnersInput = { runners: RunnerSpec[]; [key: string]: unknown } | Record<string, unknown> | Text;
+
+/** The organisation's entitlements (SPEC §1). */
+export type OrgInput =
+  | { gpu_allowed?: boolean; max_gpus_per_sandbox?: number; serverless_allowed?: boolean; [key: string]: unknown }
+  | Text;
+
+/** What a checker binds: the policy, inventory and org, and which SDK sends the request. */
+export interface CheckerOptions {
+  /** A compiled Policy, or one to compile for this call. Absent or null: no policy. */
+  policy?: Policy | PolicyInput;
+  runners?: RunnersInput | null;
+  org?: OrgInput | null;
+  /** Which SDK's client-side rules are errors (SPEC §1.3); default "typescript". */
+  client?: Client;
+  /** Overrides the request's placement mode. */
+  placement?: PlacementMode | '';
+}
+
+/** The layers around the sandbox (SPEC §5.1): SandboxDefaults beneath, function overrides above. */
+export interface LayerOptions {
+  defaults?: SandboxInput | null;
+  overrides?: SandboxInput | null;
+}
+
+export interface CheckOptions extends CheckerOptions, LayerOptions {}
+
+/** One item of checkMany when it needs its own layers or options. */
+export interface CheckItem extends CheckOptions {
+  sandbox: SandboxInput;
+}
+
+// ---- results ------------------------------------------------------------------------------------
+
+export interface SourceLocation {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** One problem or note (SPEC §3). */
+export interface Diagnostic {
+  rule: RuleId;
+  code: DiagnosticCode;
+  severity: Severity;
+  reason: Reason | null;
+  grpc_code: GrpcCode | null;
+  python_exception: string | null;
+  js_exception: JsExceptionName | null;
+  input: InputName | null;
+  /** RFC 6901 JSON Pointer into the input. */
+  path: string;
+  /** Set when the input was text. */
+  source: SourceLocation | null;
+  message: string;
+  hint: string | null;
+}
+
+export interface ValidationResult {
+  /** No diagnostic has severity "error". */
+  ok: boolean;
+  diagnostics: Diagnostic[];
+  /** Throws the SDK-named error when there are errors (non-enumerable); returns the result. */
+  raiseForErrors(): this;
+}
+
+export interface GpuResolution {
+  count: number;
+  type?: string;
+  memory_gb?: number;
+  eligible_types: string[];
+}
+export interface RuntimeClassResolution {
+  value: string;
+  from: string;
+}
+export interface SlurmMapping {
+  scheduler: string;
+  CPUsPerTask: number;
+  MinMemoryNode: number;
+  [parameter: string]: string | number;
+}
+
+/**
+ * What `check` answers (SPEC §7). The fields after `ok` are absent when a layer could not be read
+ * at all (then `diagnostics` says why).
+ */
+export interface CheckResult extends ValidationResult {
+  placement_mode?: PlacementMode;
+  qos_class?: QosClass;
+  runner?: { id: string; other_candidates: string[] } | null;
+  /** The effective request, canonical snake_case, every default filled in. */
+  resolved?: { [field: string]: JsonValue };
+  /** JSON Pointer into `resolved` → the layer it came from. */
+  provenance?: Record<string, string>;
+  gpu?: GpuResolution | null;
+  runtime_class?: RuntimeClassResolution | null;
+  slurm?: SlurmMapping | null;
+}
+
+export interface NormalizedResources extends ValidationResult {
+  /** What the SDK would send, or null when the value could not be read. */
+  resolved: { requests: ResourceValues | null; limits: ResourceValues | null; gpu: GpuRequest | null } | Record<string, never> | null;
+  qos_class: QosClass | '';
+}
+
+// ---- API ----------------------------------------------------------------------------------------
+
+export declare const version: string;
+
+/** A runner policy, compiled once; always returned, valid or not. */
+export declare class Policy {
+  private constructor();
+  /** Reads a policy file (YAML or JSON). I/O errors throw; bad content is diagnostics. */
+  static load(path: string): Policy;
+  static fromObject(value: unknown): Policy;
+  static fromText(text: Text, options?: { file?: string; format?: 'auto' | 'yaml' | 'json' }): Policy;
+  readonly ok: boolean;
+  /** The text could not be read at all; checks against it return its errors. */
+  readonly broken: boolean;
+  /** An explicit null policy (P-15). */
+  readonly isNull: boolean;
+  readonly diagnostics: Diagnostic[];
+  readonly errors: Diagnostic[];
+  readonly warnings: Diagnostic[];
+  /** The policy with canonical keys, or null when broken. */
+  readonly document: { [field: string]: JsonValue } | null;
+  raiseForErrors(): this;
+  toJSON(): { ok: boolean; diagnostics: Diagnostic[] };
+}
+
+/** A policy, runners and org bound to a client, compiled once, for many checks. */
+export declare class Checker {
+  constructor(options?: CheckerOptions);
+  readonly client: Client;
+  check(sandbox: SandboxInput, layers?: LayerOptions): CheckResult;
+  checkMany(items: ReadonlyArray<SandboxInput | CheckItem>, layers?: LayerOptions): Promise<CheckResult[]>;
+}
+
+/** What the server and the SDK would do with one request. */
+export declare function check(sandbox: SandboxInput, options?: CheckOptions): CheckResult;
+/** Many requests, checked on a worker thread; one result per item, in order. */
+export declare function checkMany(items: ReadonlyArray<SandboxInput | CheckItem>, options?: CheckOptions): Promise<CheckResult[]>;
+/** Every problem of a policy at once (SPEC §4). */
+export declare function validatePolicy(doc: Policy | PolicyInput): ValidationResult;
+/** N-RES alone (SPEC §5.2). */
+export declare function normalizeResources(resources: unknown, options?: { client?: Client }): NormalizedResources;
+
+export type QuantityGrammar = 'sdk' | 'kubernetes';
+export type QuantityErrorKind =
+  | 'empty'
+  | 'negative'
+  | 'exponent_with_suffix'
+  | 'format'
+  | 'too_long'
+  | 'exponent_too_large'
+  | 'too_large';
+
+/** An exact quantity (SPEC §2). */
+export interface Quantity {
+  /** As given. */
+  readonly text: string;
+  /** Exact, no exponent: "1.5Gi" → "1610612736". */
+  readonly decimal: string;
+  /** Kubernetes' canonical form: "1.5Gi" → "1536Mi". */
+  readonly canonical: string;
+  /** Milli-units rounded up, or null past 2^63 − 1. */
+  readonly milli: bigint | null;
+  /** White space was trimmed (the SDK grammar allows it; the server receives it raw). */
+  readonly trimmed: boolean;
+}
+
+export declare class QuantityError extends Error {
+  constructor(message: string, kind: QuantityErrorKind);
+  readonly kind: QuantityErrorKind;
+}
+
+/** Throws QuantityError when `text` is not a quantity in `grammar` (default "sdk"). */
+export declare function parseQuantity(text: string, grammar?: QuantityGrammar): Quantity;
+export declare function compareQuantities(a: string, b: string, grammar?: QuantityGrammar): -1 | 0 | 1;
+
+export interface ExceptionClasses {
+  python: string;
+  js: JsExceptionName;
+}
+/** The classes the SDKs raise for a server answer (SPEC §8). Reasons count only for "cwsandbox.com". */
+export declare function exceptionFor(
+  grpcCode: GrpcCode | (string & {}),
+  reason?: Reason | (string & {}) | null,
+  domain?: string | null,
+  fieldViolations?: boolean,
+): ExceptionClasses;
+export declare function isSpillEligible(
+  grpcCode: GrpcCode | (string & {}),
+  reason?: Reason | (string & {}) | null,
+  domain?: string | null,
+): boolean;
+/** `name` and its ancestors, nearest first. */
+export declare function exceptionAncestors(name: string, sdk?: Client): string[];
+export declare function knownReasons(): Reason[];
+export declare function grpcCodes(): GrpcCode[];
+
+export interface CodeInfo {
+  code: DiagnosticCode;
+  rule: RuleId;
+  severity: Severity;
+  reason: Reason | null;
+  grpc_code: GrpcCode | null;
+  python_exception: string | null;
+  js_exception: JsExceptionName | null;
+  side: Side;
+  summary: string;
+}
+export declare function codes(): ReadonlyArray<Readonly<CodeInfo>>;
+
+/** Throws the SDK-named error for a result's errors; returns the result when it has none. */
+export declare function throwIfErrors<R extends { diagnostics: Diagnostic[] }>(result: R): R;
+/** The error a result's errors amount to, or null. */
+export declare function errorFor(result: { diagnostics: Diagnostic[] }): import('./codes').CWSandboxError | null;

@@ -1,0 +1,264 @@
+'use strict';
+// sandgate for Node: check a CoreWeave sandbox request against a runner policy before it is sent.
+// Everything that decides an answer is the C++ engine; this file only shapes arguments and results.
+//
+// Results are plain objects with the field names of the CLI's JSON output (SPEC §3 and §7:
+// `placement_mode`, `qos_class`, `grpc_code`, …), so one result reads the same from the CLI, Python
+// and Node. Each carries a non-enumerable `raiseForErrors()`.
+const fs = require('node:fs');
+const native = require('./lib/native');
+const { classes, errorFor, throwIfErrors, QuantityError } = require('./lib/errors');
+
+const CLIENTS = new Set(['python', 'typescript']);
+const PLACEMENTS = new Set(['', 'serverless', 'cks']);
+const CHECKER_OPTIONS = new Set(['policy', 'runners', 'org', 'client', 'placement']);
+const CHECK_OPTIONS = new Set([...CHECKER_OPTIONS, 'defaults', 'overrides']);
+const ITEM_KEYS = new Set([...CHECK_OPTIONS, 'sandbox']);
+const BATCH = 256; // items converted per turn of the event loop in checkMany
+
+function raiseForErrors() {
+  return throwIfErrors(this);
+}
+
+// Results stay plain (JSON.stringify, deepEqual and spread see only the data).
+function finish(result) {
+  Object.defineProperty(result, 'raiseForErrors', { value: raiseForErrors, enumerable: false });
+  return result;
+}
+
+// Options are checked here, not in C++: a misspelt option is a programming error (TypeError),
+// whereas anything wrong inside an input is a diagnostic.
+function readOptions(options, allowed, what) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object' || Array.isArray(options)) throw new TypeError(`${what} must be an object`);
+  for (const key of Object.keys(options)) {
+    if (!allowed.has(key)) throw new TypeError(`${what}: unknown option "${key}" (known: ${[...allowed].join(', ')})`);
+  }
+  const client = options.client ?? 'typescript';
+  if (!CLIENTS.has(client)) throw new TypeError(`${what}: client must be "python" or "typescript", not ${JSON.stringify(client)}`);
+  const placement = options.placement ?? '';
+  if (!PLACEMENTS.has(placement)) throw new TypeError(`${what}: placement must be "serverless" or "cks", not ${JSON.stringify(placement)}`);
+  return { ...options, client, placement };
+}
+
+let policyHandle; // (Policy) → native handle; set inside the class, so the field stays private
+
+/** A runner policy, loaded and compiled once (SPEC §4); always returned, valid or not. */
+class Policy {
+  #handle;
+  #info;
+
+  constructor(handle, token) {
+    if (token !== Policy.#token) throw new TypeError('use Policy.load, Policy.fromObject or Policy.fromText');
+    this.#handle = handle;
+  }
+
+  static #token = Symbol('Policy');
+  static {
+    policyHandle = (p) => p.#handle;
+  }
+
+  /**
+   * Reads a policy file (YAML or JSON by its extension, else detected; a runner document's
+   * `policy` is taken). I/O errors throw; anything wrong in the content is a diagnostic.
+   */
+  static load(path) {
+    const bytes = fs.readFileSync(path); // bytes, so the engine sees invalid UTF-8 as it is
+    const name = String(path);
+    const format = /\.json$/.test(name) ? 'json' : /\.ya?ml$/.test(name) ? 'yaml' : 'auto';
+    return new Policy(native.loadPolicy(bytes, name, false, format), Policy.#token);
+  }
+
+  /** A policy from a JS value: an object in proto snake_case or REST camelCase. */
+  static fromObject(value) {
+    return new Policy(native.loadPolicy(value, '', true), Policy.#token);
+  }
+
+  /** A policy from YAML or JSON text (a string or bytes); `file` only labels diagnostics. */
+  static fromText(text, { file = '', format = 'auto' } = {}) {
+    if (typeof text !== 'string' && !(text instanceof Uint8Array)) throw new TypeError('Policy.fromText expects a string or a Uint8Array');
+    return new Policy(native.loadPolicy(text, String(file), false, format), Policy.#token);
+  }
+
+  #get() {
+    this.#info ??= native.policyInfo(this.#handle);
+    return this.#info;
+  }
+
+  /** No errors: the policy can be checked against. */
+  get ok() { return this.#get().ok; }
+  /** The text could not be read at all; every check against this policy returns its errors. */
+  get broken() { return this.#get().broken; }
+  /** An explicit `null` policy (P-15: the runner was never configured). */
+  get isNull() { return this.#get().is_null; }
+  get diagnostics() { return this.#get().diagnostics; }
+  get errors() { return this.diagnostics.filter((d) => d.severity === 'error'); }
+  get warnings() { return this.diagnostics.filter((d) => d.severity === 'warning'); }
+  /** The policy object with canonical (snake_case) keys, or null when broken. */
+  get document() { return this.#get().document; }
+  raiseForErrors() {
+    throwIfErrors(this);
+    return this;
+  }
+  toJSON() { return { ok: this.ok, diagnostics: this.diagnostics }; }
+}
+
+/** A policy, runners and org bound to a client, compiled once, for many checks. */
+class Checker {
+  #context;
+
+  constructor(options = {}) {
+    const o = readOptions(options, CHECKER_OPTIONS, 'Checker options');
+    this.client = o.client;
+    this.#context = makeContext(o);
+  }
+
+  /** What the server and the SDK would do with one request (SPEC §7). */
+  check(sandbox, { defaults, overrides } = {}) {
+    return finish(native.check(this.#context, sandbox, defaults, overrides));
+  }
+
+  /**
+   * Many requests on a worker thread. Each item is a sandbox, or `{sandbox, defaults, overrides,
+   * policy, runners, org, client, placement}` where the options given replace this checker's.
+   */
+  async checkMany(items, { defaults, overrides } = {}) {
+    if (!Array.isArray(items)) throw new TypeError('checkMany expects an array');
+    const out = new Array(items.length);
+    const pending = [];
+    for (let start = 0; start < items.length; start += BATCH) {
+      const batch = [];
+      const end = Math.min(start + BATCH, items.length);
+      for (let i = start; i < end; i++) batch.push(this.#item(items[i], defaults, overrides, i));
+      pending.push(native.checkBatch(batch).then((results) => {
+        for (let k = 0; k < results.length; k++) out[start + k] = finish(results[k]);
+      }));
+      // Converting JS values must happen on this thread: yield between batches, so timers and
+      // I/O run while the worker threads check what is already converted.
+      if (end < items.length) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(pending);
+    return out;
+  }
+
+  #item(item, defaults, overrides, index) {
+    if (!isCheckItem(item)) return [this.#context, item, defaults, overrides];
+    for (const key of Object.keys(item)) {
+      if (!ITEM_KEYS.has(key)) throw new TypeError(`checkMany item ${index}: unknown key "${key}"`);
+    }
+    let context = this.#context;
+    if (['policy', 'runners', 'org', 'client', 'placement'].some((k) => item[k] !== undefined)) {
+      const own = readOptions(pick(item, CHECKER_OPTIONS), CHECKER_OPTIONS, `checkMany item ${index}`);
+      context = makeContext(own);
+    }
+    return [context, item.sandbox, item.defaults ?? defaults, item.overrides ?? overrides];
+  }
+}
+
+// `{sandbox, …}` rather than a sandbox itself (no sandbox has a `sandbox` key). A hostile value
+// (a Proxy whose traps throw) is a sandbox: the conversion reports what is wrong with it.
+function isCheckItem(item) {
+  try {
+    return item !== null && typeof item === 'object' && !Array.isArray(item) && Object.hasOwn(item, 'sandbox');
+  } catch {
+    return false;
+  }
+}
+
+function pick(object, keys) {
+  const out = {};
+  for (const k of keys) if (object[k] !== undefined) out[k] = object[k];
+  return out;
+}
+
+function makeContext(o) {
+  const policy = o.policy instanceof Policy ? policyHandle(o.policy) : o.policy;
+  return native.makeContext(policy, o.runners, o.org, o.client, o.placement);
+}
+
+/** Checks one sandbox request (SPEC §7). Inputs are JS values or YAML/JSON text. */
+function check(sandbox, options = {}) {
+  const o = readOptions(options, CHECK_OPTIONS, 'check options');
+  return new Checker(pick(o, CHECKER_OPTIONS)).check(sandbox, o);
+}
+
+/** Checks many sandbox requests on a worker thread; resolves to one result per item, in order. */
+function checkMany(items, options = {}) {
+  try {
+    const o = readOptions(options, CHECK_OPTIONS, 'checkMany options');
+    return new Checker(pick(o, CHECKER_OPTIONS)).checkMany(items, o);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
+/** Validates a policy (text, a JS value, or a Policy): `{ok, diagnostics}`. */
+function validatePolicy(doc) {
+  return finish(native.validatePolicy(doc instanceof Policy ? policyHandle(doc) : doc, ''));
+}
+
+/** N-RES alone (SPEC §5.2): the requests/limits/gpu an SDK would send for a `resources` value. */
+function normalizeResources(resources, { client = 'typescript' } = {}) {
+  if (!CLIENTS.has(client)) throw new TypeError('client must be "python" or "typescript"');
+  return finish(native.normalizeResources(resources, client));
+}
+
+/** Parses a quantity exactly (SPEC §2); throws QuantityError when it is not one. */
+function parseQuantity(text, grammar = 'sdk') {
+  if (typeof text !== 'string') throw new TypeError('a quantity must be a string');
+  const q = native.parseQuantity(text, grammar);
+  if (!q.ok) throw new QuantityError(q.message, q.kind);
+  return Object.freeze({ text, decimal: q.decimal, canonical: q.canonical, milli: q.milli, trimmed: q.trimmed });
+}
+
+/** -1, 0 or 1 as quantity `a` is less than, equal to or greater than `b` (exactly: 1Gi > 1000Mi). */
+function compareQuantities(a, b, grammar = 'sdk') {
+  parseQuantity(a, grammar);
+  parseQuantity(b, grammar);
+  return native.compareQuantities(a, b, grammar);
+}
+
+/** The Python and JS classes the SDKs raise for a server answer (SPEC §8). */
+function exceptionFor(grpcCode, reason = '', domain = 'cwsandbox.com', fieldViolations = true) {
+  return native.exceptionFor(grpcCode, reason ?? '', domain ?? 'cwsandbox.com', fieldViolations);
+}
+
+/** Whether the Python SDK's placement spill-over retries a failed create in the other mode. */
+function isSpillEligible(grpcCode, reason = '', domain = 'cwsandbox.com') {
+  return native.isSpillEligible(grpcCode, reason ?? '', domain ?? 'cwsandbox.com');
+}
+
+/** A class and its ancestors, nearest first, in the TypeScript (default) or the Python SDK. */
+function exceptionAncestors(name, sdk = 'typescript') {
+  if (!CLIENTS.has(sdk)) throw new TypeError('sdk must be "python" or "typescript"');
+  return native.exceptionAncestors(name, sdk === 'typescript');
+}
+
+let codeTable;
+/** The diagnostic codes table (as `sandgate codes --format json`). */
+function codes() {
+  codeTable ??= Object.freeze(native.codes().map((row) => Object.freeze(row)));
+  return codeTable;
+}
+
+module.exports = {
+  version: native.version(),
+  Policy,
+  Checker,
+  check,
+  checkMany,
+  validatePolicy,
+  normalizeResources,
+  parseQuantity,
+  compareQuantities,
+  QuantityError,
+  exceptionFor,
+  isSpillEligible,
+  exceptionAncestors,
+  knownReasons: () => native.knownReasons(),
+  grpcCodes: () => native.grpcCodes(),
+  codes,
+  throwIfErrors,
+  errorFor,
+  ...classes,
+};

@@ -1,0 +1,244 @@
+// The native module: thin functions over the C++ API. Argument shapes are settled by index.js;
+// here each function checks only what it must to stay memory-safe, and throws TypeError otherwise.
+#include <napi.h>
+
+#include "check_many.h"
+#include "inputs.h"
+#include "js_to_node.h"
+#include "node_to_js.h"
+#include "sandgate/sandgate.h"
+
+namespace sandgate_node {
+namespace {
+
+std::string string_arg(const Napi::CallbackInfo& info, std::size_t i, const char* fallback, const char* what) {
+  Napi::Value v = info[i];
+  if (v.IsUndefined() || v.IsNull()) return fallback;
+  if (!v.IsString()) throw Napi::TypeError::New(info.Env(), std::string(what) + " must be a string");
+  return v.As<Napi::String>().Utf8Value();
+}
+
+Napi::Array views_to_js(Napi::Env env, const std::vector<std::string_view>& v) {
+  Napi::Array a = Napi::Array::New(env, v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) a.Set(static_cast<std::uint32_t>(i), Napi::String::New(env, v[i].data(), v[i].size()));
+  return a;
+}
+
+Napi::Value version(const Napi::CallbackInfo& info) { return Napi::String::New(info.Env(), sandgate::version()); }
+
+sandgate::Format format_arg(const Napi::CallbackInfo& info, std::size_t i) {
+  std::string f = string_arg(info, i, "auto", "format");
+  if (f == "auto") return sandgate::Format::auto_detect;
+  if (f == "yaml") return sandgate::Format::yaml;
+  if (f == "json") return sandgate::Format::json;
+  throw Napi::TypeError::New(info.Env(), "format must be \"auto\", \"yaml\" or \"json\"");
+}
+
+// loadPolicy(value, file, asTree, format) → policy handle. A string or bytes is policy text unless
+// asTree (Policy.fromObject), where it is a JSON value like any other.
+Napi::Value load_policy_js(const Napi::CallbackInfo& info) {
+  return wrap_policy(info.Env(), load_policy(info.Env(), info[0], string_arg(info, 1, "", "file"), info[2].ToBoolean(),
+                                             format_arg(info, 3)));
+}
+
+// policyInfo(handle) → {ok, is_null, file, diagnostics, document}
+Napi::Value policy_info(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto p = unwrap_policy(info[0]);
+  if (!p) throw Napi::TypeError::New(env, "not a sandgate policy handle");
+  Napi::Object o = Napi::Object::New(env);
+  bool ok = p->value && p->value->valid() && !sandgate::has_errors(p->conversion);
+  o.Set("ok", Napi::Boolean::New(env, ok));
+  o.Set("broken", Napi::Boolean::New(env, !p->value));
+  o.Set("is_null", Napi::Boolean::New(env, p->value && p->value->is_null()));
+  o.Set("diagnostics", diagnostics_to_js(env, p->diagnostics));
+  o.Set("document", p->value ? node_to_js(env, p->value->document()) : env.Null());
+  return o;
+}
+
+// validatePolicy(textOrObjectOrHandle, file) → {ok, diagnostics}
+Napi::Value validate_policy_js(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::shared_ptr<PolicyInput> p = unwrap_policy(info[0]);
+  if (!p) p = load_policy(env, info[0], string_arg(info, 1, "", "file"), false);
+  sandgate::Result r;
+  r.diagnostics = p->diagnostics;
+  r.finish();
+  return result_to_js(env, r);
+}
+
+// makeContext(policy, runners, org, client, placement) → context handle
+Napi::Value make_context_js(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto ctx = make_context(env, info[0], info[1], info[2], string_arg(info, 3, "typescript", "client"),
+                          string_arg(info, 4, "", "placement"));
+  return wrap_context(env, std::move(ctx));
+}
+
+// check(context, sandbox, defaults, overrides) → result
+Napi::Value check_js(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto ctx = unwrap_context(env, info[0]);
+  sandgate::Document sandbox = load_layer(env, info[1], "sandbox");
+  std::optional<sandgate::Document> defaults, overrides;
+  if (!info[2].IsUndefined() && !info[2].IsNull()) defaults = load_layer(env, info[2], "defaults");
+  if (!info[3].IsUndefined() && !info[3].IsNull()) overrides = load_layer(env, info[3], "overrides");
+  return result_to_js(env, ctx->run(sandbox, defaults ? &*defaults : nullptr, overrides ? &*overrides : nullptr));
+}
+
+// normalizeResources(value, client) → result with resolved {requests, limits, gpu}
+Napi::Value normalize_resources_js(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  sandgate::CheckOptions options;
+  options.client = string_arg(info, 1, "typescript", "client");
+  // The value is always a tree: a string here is a wrong `resources` value, not YAML text.
+  Converted c = js_to_node(env, info[0], "sandbox", "/resources");
+  sandgate::Diagnostics pre = std::move(c.diagnostics);
+  bool usable = c.usable;
+  sandgate::Node root = std::move(c.root);
+  sandgate::Result r;
+  if (usable) r = sandgate::normalize_resources(root, options);
+  r.diagnostics.insert(r.diagnostics.begin(), pre.begin(), pre.end());
+  r.finish();
+  Napi::Object o = result_to_js(env, r);
+  o.Set("resolved", usable ? node_to_js(env, r.resolved) : env.Null());
+  o.Set("qos_class", Napi::String::New(env, r.qos_class));
+  return o;
+}
+
+sandgate::QuantityGrammar grammar_arg(const Napi::CallbackInfo& info, std::size_t i) {
+  std::string g = string_arg(info, i, "sdk", "grammar");
+  if (g == "sdk") return sandgate::QuantityGrammar::sdk;
+  if (g == "kubernetes") return sandgate::QuantityGrammar::kubernetes;
+  throw Napi::TypeError::New(info.Env(), "grammar must be \"sdk\" or \"kubernetes\"");
+}
+
+const char* error_kind(sandgate::QuantityErrorKind k) {
+  switch (k) {
+    case sandgate::QuantityErrorKind::empty: return "empty";
+    case sandgate::QuantityErrorKind::negative: return "negative";
+    case sandgate::QuantityErrorKind::exponent_with_suffix: return "exponent_with_suffix";
+    case sandgate::QuantityErrorKind::format: return "format";
+    case sandgate::QuantityErrorKind::too_long: return "too_long";
+    case sandgate::QuantityErrorKind::exponent_too_large: return "exponent_too_large";
+    case sandgate::QuantityErrorKind::too_large: return "too_large";
+  }
+  return "format";
+}
+
+// parseQuantity(text, grammar) → {ok: true, decimal, canonical, milli, trimmed} | {ok: false, kind, message}
+Napi::Value parse_quantity_js(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsString()) throw Napi::TypeError::New(env, "a quantity must be a string");
+  std::string text = info[0].As<Napi::String>().Utf8Value();
+  sandgate::QuantityError err{sandgate::QuantityErrorKind::format, ""};
+  auto q = sandgate::Quantity::parse(text, grammar_arg(info, 1), &err);
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("ok", Napi::Boolean::New(env, q.has_value()));
+  if (!q) {
+    o.Set("kind", Napi::String::New(env, error_kind(err.kind)));
+    o.Set("message", Napi::String::New(env, err.message));
+    return o;
+  }
+  o.Set("decimal", Napi::String::New(env, q->decimal()));
+  o.Set("canonical", Napi::String::New(env, q->canonical()));
+  auto milli = q->milli();
+  o.Set("milli", milli ? Napi::Value(Napi::BigInt::New(env, *milli)) : env.Null());
+  o.Set("trimmed", Napi::Boolean::New(env, q->trimmed()));
+  return o;
+}
+
+// compareQuantities(a, b, grammar) → -1 | 0 | 1 (both already known to parse)
+Napi::Value compare_quantities_js(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsString() || !info[1].IsString()) throw Napi::TypeError::New(env, "quantities must be strings");
+  auto g = grammar_arg(info, 2);
+  auto a = sandgate::Quantity::parse(info[0].As<Napi::String>().Utf8Value(), g);
+  auto b = sandgate::Quantity::parse(info[1].As<Napi::String>().Utf8Value(), g);
+  if (!a || !b) throw Napi::TypeError::New(env, "not a quantity");
+  auto c = *a <=> *b;
+  return Napi::Number::New(env, c < 0 ? -1 : c > 0 ? 1 : 0);
+}
+
+// exceptionFor(grpcCode, reason, domain, fieldViolations) → {python, js}
+Napi::Value exception_for_js(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  bool violations = info[3].IsUndefined() ? true : info[3].ToBoolean().Value();
+  auto c = sandgate::exception_for(string_arg(info, 0, "", "grpcCode"), string_arg(info, 1, "", "reason"),
+                                   string_arg(info, 2, "cwsandbox.com", "domain"), violations);
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("python", Napi::String::New(env, c.python.data(), c.python.size()));
+  o.Set("js", Napi::String::New(env, c.js.data(), c.js.size()));
+  return o;
+}
+
+Napi::Value is_spill_eligible_js(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), sandgate::is_spill_eligible(string_arg(info, 0, "", "grpcCode"),
+                                                                    string_arg(info, 1, "", "reason"),
+                                                                    string_arg(info, 2, "cwsandbox.com", "domain")));
+}
+
+Napi::Value exception_ancestors_js(const Napi::CallbackInfo& info) {
+  return views_to_js(info.Env(), sandgate::exception_ancestors(string_arg(info, 0, "", "name"), info[1].ToBoolean().Value()));
+}
+
+// jsExceptionClasses() → [{name, bases}] (the TypeScript SDK's classes, parents before children)
+Napi::Value js_exception_classes_js(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto classes = sandgate::js_exception_classes();
+  Napi::Array a = Napi::Array::New(env, classes.size());
+  for (std::size_t i = 0; i < classes.size(); ++i) {
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("name", Napi::String::New(env, classes[i].name.data(), classes[i].name.size()));
+    o.Set("bases", views_to_js(env, classes[i].bases));
+    a.Set(static_cast<std::uint32_t>(i), o);
+  }
+  return a;
+}
+
+Napi::Value known_reasons_js(const Napi::CallbackInfo& info) {
+  auto r = sandgate::known_reasons();
+  return views_to_js(info.Env(), std::vector<std::string_view>(r.begin(), r.end()));
+}
+
+Napi::Value grpc_codes_js(const Napi::CallbackInfo& info) {
+  auto r = sandgate::grpc_codes();
+  return views_to_js(info.Env(), std::vector<std::string_view>(r.begin(), r.end()));
+}
+
+Napi::Value codes_js(const Napi::CallbackInfo& info) { return codes_to_js(info.Env()); }
+
+Napi::Object init(Napi::Env env, Napi::Object exports) {
+  struct Fn {
+    const char* name;
+    Napi::Value (*fn)(const Napi::CallbackInfo&);
+  };
+  const Fn fns[] = {
+      {"version", version},
+      {"loadPolicy", load_policy_js},
+      {"policyInfo", policy_info},
+      {"validatePolicy", validate_policy_js},
+      {"makeContext", make_context_js},
+      {"check", check_js},
+      {"checkBatch", check_batch},
+      {"normalizeResources", normalize_resources_js},
+      {"parseQuantity", parse_quantity_js},
+      {"compareQuantities", compare_quantities_js},
+      {"exceptionFor", exception_for_js},
+      {"isSpillEligible", is_spill_eligible_js},
+      {"exceptionAncestors", exception_ancestors_js},
+      {"jsExceptionClasses", js_exception_classes_js},
+      {"knownReasons", known_reasons_js},
+      {"grpcCodes", grpc_codes_js},
+      {"codes", codes_js},
+  };
+  for (const auto& f : fns) exports.Set(f.name, Napi::Function::New(env, f.fn, f.name));
+  return exports;
+}
+
+}  // namespace
+}  // namespace sandgate_node
+
+// NODE_API_MODULE pastes the function's name into an identifier: it must be unqualified.
+static Napi::Object InitSandgate(Napi::Env env, Napi::Object exports) { return sandgate_node::init(env, exports); }
+NODE_API_MODULE(sandgate, InitSandgate)

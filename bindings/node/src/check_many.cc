@@ -1,0 +1,82 @@
+// checkBatch: the engine runs on a libuv worker thread; JS values are read into Node trees on the
+// main thread first (V8 values may not be touched anywhere else), and results are turned into JS
+// objects back on the main thread.
+#include "check_many.h"
+
+#include "inputs.h"
+#include "node_to_js.h"
+
+namespace sandgate_node {
+namespace {
+
+struct Job {
+  std::shared_ptr<const CheckContext> context;
+  sandgate::Document sandbox;
+  std::optional<sandgate::Document> defaults, overrides;
+};
+
+class CheckWorker : public Napi::AsyncWorker {
+ public:
+  CheckWorker(Napi::Env env, std::vector<Job> jobs)
+      : Napi::AsyncWorker(env, "sandgate.checkMany"), jobs_(std::move(jobs)), deferred_(Napi::Promise::Deferred::New(env)) {}
+
+  Napi::Promise promise() const { return deferred_.Promise(); }
+
+ protected:
+  void Execute() override {
+    results_.reserve(jobs_.size());
+    for (const auto& j : jobs_) {
+      results_.push_back(j.context->run(j.sandbox, j.defaults ? &*j.defaults : nullptr, j.overrides ? &*j.overrides : nullptr));
+    }
+  }
+
+  void OnOK() override {
+    Napi::Env env = Env();
+    try {
+      Napi::Array out = Napi::Array::New(env, results_.size());
+      for (std::size_t i = 0; i < results_.size(); ++i) out.Set(static_cast<std::uint32_t>(i), result_to_js(env, results_[i]));
+      deferred_.Resolve(out);
+    } catch (const Napi::Error& e) {
+      deferred_.Reject(e.Value());
+    }
+  }
+
+  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
+
+ private:
+  std::vector<Job> jobs_;
+  std::vector<sandgate::Result> results_;
+  Napi::Promise::Deferred deferred_;
+};
+
+std::optional<sandgate::Document> optional_layer(Napi::Env env, Napi::Value v, const char* input) {
+  if (v.IsUndefined() || v.IsNull()) return std::nullopt;
+  return load_layer(env, v, input);
+}
+
+}  // namespace
+
+// checkBatch(items: Array<[context, sandbox, defaults?, overrides?]>) → Promise<Result[]>
+Napi::Value check_batch(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsArray()) throw Napi::TypeError::New(env, "checkBatch expects an array of items");
+  Napi::Array items = info[0].As<Napi::Array>();
+  std::vector<Job> jobs;
+  jobs.reserve(items.Length());
+  for (std::uint32_t i = 0; i < items.Length(); ++i) {
+    Napi::HandleScope scope(env);
+    Napi::Array item = items.Get(i).As<Napi::Array>();
+    Job j;
+    j.context = unwrap_context(env, item.Get(0u));
+    j.sandbox = load_layer(env, item.Get(1u), "sandbox");
+    j.defaults = optional_layer(env, item.Get(2u), "defaults");
+    j.overrides = optional_layer(env, item.Get(3u), "overrides");
+    jobs.push_back(std::move(j));
+  }
+  auto* worker = new CheckWorker(env, std::move(jobs));  // deletes itself after OnOK / OnError
+  Napi::Promise p = worker->promise();
+  worker->Queue();
+  return p;
+}
+
+}  // namespace sandgate_node

@@ -1,0 +1,10 @@
+// The asynchronous batch check behind checkMany().
+#pragma once
+
+#include <napi.h>
+
+namespace sandgate_node {
+
+Napi::Value check_batch(const Napi::CallbackInfo& info);
+
+}  // namespace sandgate_node

@@ -1,0 +1,164 @@
+#include "inputs.h"
+
+#include "js_to_node.h"
+
+namespace sandgate_node {
+namespace {
+
+using sandgate::Diagnostics;
+using sandgate::Format;
+
+// Distinct random tags: an External made by another addon (or for another purpose) is refused.
+constexpr napi_type_tag k_policy_tag = {0x5a1d6a7e0c0de001ULL, 0x9e3779b97f4a7c15ULL};
+constexpr napi_type_tag k_context_tag = {0x5a1d6a7e0c0de002ULL, 0xc2b2ae3d27d4eb4fULL};
+
+void append_errors(Diagnostics& out, const Diagnostics& from) {
+  for (const auto& d : from) {
+    if (d.severity == sandgate::Severity::error) out.push_back(d);
+  }
+}
+
+bool absent(const Napi::Value& v) { return v.IsUndefined() || v.IsNull(); }
+
+// Loads one input of kind T: text goes to the core's loader, a JS value through js_to_node.
+// `parse` and `build` return the core's *Load struct; `get` takes the compiled value out of it.
+template <typename T, typename Parse, typename Build, typename Get>
+Compiled<T> load_input(Napi::Env env, Napi::Value v, const char* input, const std::string& file, bool as_tree,
+                       Format format, Parse parse, Build build, Get get) {
+  Compiled<T> out;
+  std::string text;
+  if (!as_tree && js_text(env, v, text)) {
+    auto load = parse(text, format, file);
+    out.value = get(load);
+    out.diagnostics = std::move(load.diagnostics);
+    return out;
+  }
+  Converted c = js_to_node(env, v, input);
+  out.conversion = c.diagnostics;
+  out.diagnostics = std::move(c.diagnostics);
+  if (!c.usable) return out;  // the walk stopped at a limit: too incomplete to compile
+  auto load = build(std::move(c.root), file);
+  out.value = get(load);
+  out.diagnostics.insert(out.diagnostics.end(), load.diagnostics.begin(), load.diagnostics.end());
+  return out;
+}
+
+template <typename T>
+Compiled<T> load_named(Napi::Env env, Napi::Value v, const char* input);
+
+template <>
+Compiled<sandgate::Runners> load_named(Napi::Env env, Napi::Value v, const char* input) {
+  return load_input<sandgate::Runners>(
+      env, v, input, "", false, Format::auto_detect,
+      [](const std::string& t, Format f, const std::string& file) { return sandgate::Runners::parse(t, f, file); },
+      [](sandgate::Node n, const std::string& file) { return sandgate::Runners::from_node(std::move(n), file); },
+      [](sandgate::RunnersLoad& l) { return l.runners; });
+}
+
+template <>
+Compiled<sandgate::Org> load_named(Napi::Env env, Napi::Value v, const char* input) {
+  return load_input<sandgate::Org>(
+      env, v, input, "", false, Format::auto_detect,
+      [](const std::string& t, Format f, const std::string& file) { return sandgate::Org::parse(t, f, file); },
+      [](sandgate::Node n, const std::string& file) { return sandgate::Org::from_node(std::move(n), file); },
+      [](sandgate::OrgLoad& l) { return l.org; });
+}
+
+// What a context keeps from one compiled input: the value, or its errors when it is broken.
+template <typename T>
+std::shared_ptr<const T> take(const Compiled<T>& c, CheckContext& ctx) {
+  if (!c.value) {
+    append_errors(ctx.load_errors, c.diagnostics);
+    return nullptr;
+  }
+  append_errors(ctx.extra_errors, c.conversion);
+  return c.value;
+}
+
+template <typename T>
+Napi::Value wrap(Napi::Env env, std::shared_ptr<T> p, const napi_type_tag* tag) {
+  auto* holder = new std::shared_ptr<T>(std::move(p));
+  auto ext = Napi::External<std::shared_ptr<T>>::New(env, holder, [](Napi::Env, std::shared_ptr<T>* h) { delete h; });
+  ext.TypeTag(tag);
+  return ext;
+}
+
+template <typename T>
+std::shared_ptr<T> unwrap(Napi::Value v, const napi_type_tag* tag) {
+  if (!v.IsExternal()) return nullptr;
+  auto ext = v.As<Napi::External<std::shared_ptr<T>>>();
+  if (!ext.CheckTypeTag(tag)) return nullptr;
+  return *ext.Data();
+}
+
+}  // namespace
+
+std::shared_ptr<PolicyInput> load_policy(Napi::Env env, Napi::Value v, const std::string& file, bool as_tree,
+                                         Format format) {
+  auto p = std::make_shared<PolicyInput>(load_input<sandgate::Policy>(
+      env, v, "policy", file, as_tree, format,
+      [](const std::string& t, Format f, const std::string& name) { return sandgate::Policy::parse(t, f, name); },
+      [](sandgate::Node n, const std::string& name) { return sandgate::Policy::from_node(std::move(n), name); },
+      [](sandgate::PolicyLoad& l) { return l.policy; }));
+  return p;
+}
+
+sandgate::Result CheckContext::run(const sandgate::Document& sandbox, const sandgate::Document* defaults,
+                                   const sandgate::Document* overrides) const {
+  sandgate::Result r;
+  if (!load_errors.empty()) {
+    // As the C++ conformance runner does: an unreadable policy, runners or org is the answer.
+    r.diagnostics = load_errors;
+  } else {
+    r = engine.check(sandbox, defaults, overrides, options);
+    r.diagnostics.insert(r.diagnostics.begin(), extra_errors.begin(), extra_errors.end());
+  }
+  r.finish();
+  return r;
+}
+
+sandgate::Document load_layer(Napi::Env env, Napi::Value v, const char* input) {
+  std::string text;
+  if (js_text(env, v, text)) return sandgate::load_document(text, Format::auto_detect, "", input);
+  Converted c = js_to_node(env, v, input);
+  sandgate::Document d = sandgate::document_from_node(std::move(c.root), input);
+  d.diagnostics = std::move(c.diagnostics);
+  d.loaded = c.usable;
+  return d;
+}
+
+Napi::Value wrap_policy(Napi::Env env, std::shared_ptr<PolicyInput> p) { return wrap(env, std::move(p), &k_policy_tag); }
+
+std::shared_ptr<PolicyInput> unwrap_policy(Napi::Value v) { return unwrap<PolicyInput>(v, &k_policy_tag); }
+
+Napi::Value wrap_context(Napi::Env env, std::shared_ptr<const CheckContext> c) {
+  return wrap(env, std::move(c), &k_context_tag);
+}
+
+std::shared_ptr<const CheckContext> unwrap_context(Napi::Env env, Napi::Value v) {
+  auto c = unwrap<const CheckContext>(v, &k_context_tag);
+  if (!c) throw Napi::TypeError::New(env, "not a sandgate checker context");
+  return c;
+}
+
+std::shared_ptr<const CheckContext> make_context(Napi::Env env, Napi::Value policy, Napi::Value runners,
+                                                 Napi::Value org, const std::string& client,
+                                                 const std::string& placement) {
+  auto ctx = std::make_shared<CheckContext>();
+  std::shared_ptr<const sandgate::Policy> p;
+  std::shared_ptr<const sandgate::Runners> r;
+  std::shared_ptr<const sandgate::Org> o;
+  if (!absent(policy)) {
+    std::shared_ptr<PolicyInput> in = unwrap_policy(policy);
+    if (!in) in = load_policy(env, policy, "", false);
+    p = take(*in, *ctx);
+  }
+  if (!absent(runners)) r = take(load_named<sandgate::Runners>(env, runners, "runners"), *ctx);
+  if (!absent(org)) o = take(load_named<sandgate::Org>(env, org, "org"), *ctx);
+  ctx->engine = sandgate::Engine(std::move(p), std::move(r), std::move(o));
+  ctx->options.client = client;
+  ctx->options.placement = placement;
+  return ctx;
+}
+
+}  // namespace sandgate_node

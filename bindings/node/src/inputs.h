@@ -1,0 +1,56 @@
+// The inputs of a check as the addon holds them: compiled policies, runners and orgs, and the
+// "checker" context that binds them to a client. JS holds these as type-tagged Externals, so a
+// forged or foreign object cannot be passed back in.
+#pragma once
+
+#include <napi.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "sandgate/engine.h"
+
+namespace sandgate_node {
+
+// A policy, runners or org input after loading. `value` is null when the input could not be read
+// at all (a "broken" input: its errors are what every check against it returns).
+template <typename T>
+struct Compiled {
+  std::shared_ptr<const T> value;
+  sandgate::Diagnostics diagnostics;  // everything loading said, conversion problems first
+  sandgate::Diagnostics conversion;   // the JS-conversion problems alone (the core never saw them)
+};
+using PolicyInput = Compiled<sandgate::Policy>;
+
+// Loads a policy from text (string or bytes, read as `format`; unless `as_tree`) or from a JS
+// value. `file` only labels diagnostics.
+std::shared_ptr<PolicyInput> load_policy(Napi::Env env, Napi::Value v, const std::string& file, bool as_tree,
+                                         sandgate::Format format = sandgate::Format::auto_detect);
+
+// Everything one check needs except the request layers; immutable, shared with worker threads.
+struct CheckContext {
+  sandgate::Engine engine;
+  sandgate::CheckOptions options;
+  sandgate::Diagnostics load_errors;   // errors of inputs that could not be read: the whole answer
+  sandgate::Diagnostics extra_errors;  // conversion errors of the inputs, added to every answer
+
+  sandgate::Result run(const sandgate::Document& sandbox, const sandgate::Document* defaults,
+                       const sandgate::Document* overrides) const;
+};
+
+// A request layer (sandbox, defaults, overrides) from text or from a JS value.
+sandgate::Document load_layer(Napi::Env env, Napi::Value v, const char* input);
+
+// Type-tagged Externals holding shared pointers.
+Napi::Value wrap_policy(Napi::Env env, std::shared_ptr<PolicyInput> p);
+std::shared_ptr<PolicyInput> unwrap_policy(Napi::Value v);  // null when `v` is not one
+Napi::Value wrap_context(Napi::Env env, std::shared_ptr<const CheckContext> c);
+std::shared_ptr<const CheckContext> unwrap_context(Napi::Env env, Napi::Value v);  // throws TypeError
+
+// Builds a context from (policy, runners, org, client, placement) as JS passes them.
+std::shared_ptr<const CheckContext> make_context(Napi::Env env, Napi::Value policy, Napi::Value runners,
+                                                 Napi::Value org, const std::string& client,
+                                                 const std::string& placement);
+
+}  // namespace sandgate_node

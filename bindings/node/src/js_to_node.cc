@@ -1,0 +1,526 @@
+// JS → Node conversion. Raw napi_* calls (not the C++ wrappers) so that every failure is seen
+// where it happens: a throwing getter or Proxy trap becomes a diagnostic at that value's pointer,
+// and its pending exception is cleared before the walk goes on.
+#include "js_to_node.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "sandgate/quantity.h"
+
+namespace sandgate_node {
+namespace {
+
+using sandgate::Code;
+using sandgate::Node;
+using sandgate::NodeKind;
+
+// A napi call failed; `message` is what the JS exception said (it has been cleared).
+struct JsFailure {
+  std::string message;
+};
+
+// The message of a thrown value, read defensively: the value may itself be hostile.
+std::string describe_thrown(napi_env env, napi_value e) {
+  napi_valuetype t = napi_undefined;
+  if (napi_typeof(env, e, &t) != napi_ok) return "an exception";
+  napi_value text = nullptr;
+  if (t == napi_object || t == napi_function) {
+    napi_value msg = nullptr;
+    if (napi_get_named_property(env, e, "message", &msg) != napi_ok) {
+      napi_value ignored;
+      napi_get_and_clear_last_exception(env, &ignored);
+      return "an exception";
+    }
+    napi_valuetype mt = napi_undefined;
+    if (napi_typeof(env, msg, &mt) == napi_ok && mt == napi_string) text = msg;
+  } else if (t == napi_string) {
+    text = e;
+  }
+  if (!text) return "an exception";
+  char buf[200];
+  std::size_t len = 0;
+  if (napi_get_value_string_utf8(env, text, buf, sizeof buf, &len) != napi_ok) return "an exception";
+  return std::string(buf, len);
+}
+
+// Throws JsFailure when a napi call did not succeed, clearing any pending JS exception.
+void ok(napi_env env, napi_status status) {
+  if (status == napi_ok) return;
+  bool pending = false;
+  napi_is_exception_pending(env, &pending);
+  if (pending) {
+    napi_value e = nullptr;
+    napi_get_and_clear_last_exception(env, &e);
+    throw JsFailure{describe_thrown(env, e)};
+  }
+  const napi_extended_error_info* info = nullptr;
+  napi_get_last_error_info(env, &info);
+  throw JsFailure{info && info->error_message ? info->error_message : "a Node-API call failed"};
+}
+
+// Replaces bytes that are not UTF-8 with U+FFFD (binary file contents are data, not text errors).
+std::string lossy_utf8(std::string_view bytes) {
+  std::string out;
+  out.reserve(bytes.size());
+  while (!bytes.empty()) {
+    bool is_nul = false;
+    std::size_t bad = sandgate::find_invalid_utf8(bytes, is_nul);
+    if (bad == std::string_view::npos) {
+      out.append(bytes);
+      break;
+    }
+    out.append(bytes.substr(0, bad));
+    out.append(is_nul ? std::string_view("\0", 1) : std::string_view("\xEF\xBF\xBD"));
+    bytes.remove_prefix(bad + 1);
+  }
+  return out;
+}
+
+// The bytes of a Buffer, typed array, DataView or ArrayBuffer; false for anything else.
+bool binary_bytes(napi_env env, napi_value v, std::string_view& out) {
+  bool is = false;
+  void* data = nullptr;
+  std::size_t length = 0;
+  if (napi_is_typedarray(env, v, &is) == napi_ok && is) {  // Buffer is a Uint8Array
+    napi_typedarray_type type;
+    napi_value ab;
+    std::size_t offset = 0, count = 0;
+    ok(env, napi_get_typedarray_info(env, v, &type, &count, &data, &ab, &offset));
+    std::size_t width = 1;
+    switch (type) {
+      case napi_int16_array: case napi_uint16_array: width = 2; break;
+      case napi_int32_array: case napi_uint32_array: case napi_float32_array: width = 4; break;
+      case napi_float64_array: case napi_bigint64_array: case napi_biguint64_array: width = 8; break;
+      default: break;
+    }
+    length = count * width;
+  } else if (napi_is_dataview(env, v, &is) == napi_ok && is) {
+    napi_value ab;
+    std::size_t offset = 0;
+    ok(env, napi_get_dataview_info(env, v, &length, &data, &ab, &offset));
+  } else if (napi_is_arraybuffer(env, v, &is) == napi_ok && is) {
+    ok(env, napi_get_arraybuffer_info(env, v, &data, &length));
+  } else {
+    return false;
+  }
+  out = data ? std::string_view(static_cast<const char*>(data), length) : std::string_view();
+  return true;
+}
+
+// The UTF-8 of a JS string. Short strings take one copy; long ones are measured first.
+std::string utf8(napi_env env, napi_value v) {
+  char buf[256];
+  std::size_t len = 0;
+  ok(env, napi_get_value_string_utf8(env, v, buf, sizeof buf, &len));
+  // V8 never splits a character: with 4 bytes to spare, whatever followed would have fitted.
+  if (len + 4 < sizeof buf - 1) return std::string(buf, len);
+  ok(env, napi_get_value_string_utf8(env, v, nullptr, 0, &len));
+  std::string s(len + 1, '\0');
+  ok(env, napi_get_value_string_utf8(env, v, s.data(), s.size(), &len));
+  s.resize(len);
+  return s;
+}
+
+class Reader {
+ public:
+  Reader(napi_env env, const std::string& input, const std::string& base, const sandgate::Limits& limits)
+      : env_(env), input_(input), base_(base), limits_(limits) {}
+
+  Converted run(napi_value value) {
+    Converted out;
+    diags_ = &out.diagnostics;
+    try {
+      Outcome o = read(value, out.root, 0);
+      if (o == Outcome::omit) out.root = Node::make_null();
+    } catch (const JsFailure& f) {
+      report(Code::TYPE_MISMATCH, "the value could not be read: " + f.message, "pass plain objects, arrays and primitives");
+      out.root = Node::make_null();
+    }
+    out.usable = !stopped_;
+    return out;
+  }
+
+ private:
+  enum class Outcome { value, omit, stop };
+
+  napi_env env_;
+  const std::string& input_;
+  const std::string& base_;
+  const sandgate::Limits& limits_;
+  sandgate::Diagnostics* diags_ = nullptr;
+  std::vector<std::string> tokens_;     // the pointer of the value being read, token by token
+  std::vector<napi_value> ancestors_;   // the objects that enclose it, to see cycles
+  std::size_t nodes_ = 0;
+  std::size_t bytes_ = 0;
+  bool stopped_ = false;
+  napi_value object_prototype_ = nullptr;
+
+  std::string pointer(std::size_t depth) const {
+    std::string p = base_;
+    for (std::size_t i = 0; i < depth && i < tokens_.size(); ++i) p = sandgate::pointer_join(p, tokens_[i]);
+    return p;
+  }
+
+  void report_at(std::string path, Code code, std::string message, std::string hint) {
+    sandgate::Diagnostic d;
+    d.code = code;
+    d.severity = sandgate::code_info(code).severity;
+    d.path = std::move(path);
+    d.input = input_;
+    d.message = std::move(message);
+    d.hint = std::move(hint);
+    diags_->push_back(std::move(d));
+  }
+  void report(Code code, std::string message, std::string hint = {}) {
+    report_at(pointer(tokens_.size()), code, std::move(message), std::move(hint));
+  }
+  Outcome stop(Code code, std::string message, std::string hint) {
+    report(code, std::move(message), std::move(hint));
+    stopped_ = true;
+    return Outcome::stop;
+  }
+  Outcome reject(std::string what, std::string hint = "pass plain objects, arrays and primitives") {
+    report(Code::TYPE_MISMATCH, what + " has no JSON form", std::move(hint));
+    return Outcome::omit;
+  }
+
+  bool count(std::size_t more = 1) {
+    nodes_ += more;
+    return nodes_ <= limits_.max_nodes;
+  }
+  Outcome too_many() {
+    return stop(Code::DOC_TOO_MANY_NODES, "the value has more than " + std::to_string(limits_.max_nodes) + " nodes",
+                "split the input");
+  }
+
+  bool add_bytes(std::size_t n) {
+    bytes_ += n;
+    return bytes_ <= limits_.max_bytes;
+  }
+  Outcome too_large() {
+    return stop(Code::DOC_TOO_LARGE,
+                "the strings in the value add up to more than " + std::to_string(limits_.max_bytes) + " bytes",
+                "split the input");
+  }
+
+  // Reads one string (value or key) within the byte budget, then checks its text.
+  bool read_string(napi_value v, std::string& out) {
+    out = utf8(env_, v);
+    if (!add_bytes(out.size())) return false;
+    check_text(v, out);
+    return true;
+  }
+
+  // NUL and unpaired surrogates, reported at the current pointer.
+  void check_text(napi_value v, const std::string& out) {
+    if (out.find('\0') != std::string::npos) {
+      report(Code::NUL_BYTE, "the string contains a NUL character", "remove it; C and many tools cut the text there");
+    }
+    // V8 writes U+FFFD for an unpaired surrogate; look at the UTF-16 only when one may be there.
+    if (out.find("\xEF\xBF\xBD") != std::string::npos && has_lone_surrogate(v)) {
+      report(Code::INVALID_UTF8, "the string holds an unpaired UTF-16 surrogate, which is not Unicode text",
+             "the server receives U+FFFD in its place; fix the string");
+    }
+  }
+
+  bool has_lone_surrogate(napi_value v) {
+    std::size_t len = 0;
+    ok(env_, napi_get_value_string_utf16(env_, v, nullptr, 0, &len));
+    std::u16string s(len + 1, u'\0');
+    ok(env_, napi_get_value_string_utf16(env_, v, s.data(), s.size(), &len));
+    for (std::size_t i = 0; i < len; ++i) {
+      char16_t c = s[i];
+      if (c >= 0xD800 && c <= 0xDBFF) {
+        if (i + 1 < len && s[i + 1] >= 0xDC00 && s[i + 1] <= 0xDFFF) {
+          ++i;
+          continue;
+        }
+        return true;
+      }
+      if (c >= 0xDC00 && c <= 0xDFFF) return true;
+    }
+    return false;
+  }
+
+  Outcome read_number(napi_value v, Node& out) {
+    double d = 0;
+    ok(env_, napi_get_value_double(env_, v, &d));
+    if (std::isnan(d)) return reject("NaN", "use a number or null");
+    if (std::isinf(d)) return reject("Infinity", "use a number or null");
+    if (std::trunc(d) != d) {
+      out = Node::make_number(d);
+      return Outcome::value;
+    }
+    // A whole number is an integer, as in JSON text (2 and 2.0 are one value in JS anyway).
+    constexpr double k_two63 = 9223372036854775808.0;
+    if (d >= -k_two63 && d < k_two63) {
+      out = Node::make_int(static_cast<std::int64_t>(d));
+      return Outcome::value;
+    }
+    char buf[400];
+    std::snprintf(buf, sizeof buf, "%.0f", d);
+    out = Node::make_int(d < 0 ? std::numeric_limits<std::int64_t>::min() : std::numeric_limits<std::int64_t>::max());
+    out.int_overflow = true;
+    out.text = buf;
+    return Outcome::value;
+  }
+
+  Outcome read_bigint(napi_value v, Node& out) {
+    std::int64_t i = 0;
+    bool lossless = false;
+    ok(env_, napi_get_value_bigint_int64(env_, v, &i, &lossless));
+    if (lossless) {
+      out = Node::make_int(i);
+      return Outcome::value;
+    }
+    int sign = 0;
+    std::size_t words = 0;
+    ok(env_, napi_get_value_bigint_words(env_, v, nullptr, &words, nullptr));  // both null: count only
+    constexpr std::size_t k_max_words = 64;  // 4096 bits: already far past any field
+    if (words > k_max_words) {
+      report(Code::INTEGER_RANGE, "a BigInt of " + std::to_string(words * 64) + " bits does not fit any field");
+      return Outcome::omit;
+    }
+    std::vector<std::uint64_t> w(words);
+    ok(env_, napi_get_value_bigint_words(env_, v, &sign, &words, w.data()));
+    sandgate::BigUnsigned value;
+    for (std::size_t k = words; k-- > 0;) {
+      for (std::uint32_t half : {static_cast<std::uint32_t>(w[k] >> 32), static_cast<std::uint32_t>(w[k])}) {
+        value.multiply(65536);
+        value.multiply(65536);
+        value.add(sandgate::BigUnsigned(half));
+      }
+    }
+    // Outside int64: `integer` is clamped and flagged, `text` keeps the exact value (node.h).
+    out = Node::make_int(sign ? std::numeric_limits<std::int64_t>::min() : std::numeric_limits<std::int64_t>::max());
+    out.int_overflow = true;
+    out.text = (sign ? "-" : "") + value.to_string();
+    return Outcome::value;
+  }
+
+  napi_value global_member(const char* name) {
+    napi_value global = nullptr, v = nullptr;
+    ok(env_, napi_get_global(env_, &global));
+    ok(env_, napi_get_named_property(env_, global, name, &v));
+    return v;
+  }
+
+  bool strict_equals(napi_value a, napi_value b) {
+    bool eq = false;
+    ok(env_, napi_strict_equals(env_, a, b, &eq));
+    return eq;
+  }
+
+  // Objects whose own properties would not say what they hold: name them instead of reading {}.
+  const char* exotic_kind(napi_value obj) {
+    bool is = false;
+    if (napi_is_date(env_, obj, &is) == napi_ok && is) return "a Date";
+    if (napi_is_promise(env_, obj, &is) == napi_ok && is) return "a Promise";
+    static const char* const k_classes[][2] = {
+        {"Map", "a Map"}, {"Set", "a Set"}, {"WeakMap", "a WeakMap"}, {"WeakSet", "a WeakSet"},
+        {"RegExp", "a RegExp"}, {"Error", "an Error"}, {"String", "a String object"},
+        {"Number", "a Number object"}, {"Boolean", "a Boolean object"},
+    };
+    for (const auto& c : k_classes) {
+      napi_value ctor = global_member(c[0]);
+      napi_valuetype t = napi_undefined;
+      if (napi_typeof(env_, ctor, &t) != napi_ok || t != napi_function) continue;
+      bool instance = false;
+      ok(env_, napi_instanceof(env_, obj, ctor, &instance));
+      if (instance) return c[1];
+    }
+    return nullptr;
+  }
+
+  bool is_plain(napi_value obj) {
+    napi_value proto = nullptr;
+    ok(env_, napi_get_prototype(env_, obj, &proto));
+    napi_valuetype t = napi_undefined;
+    ok(env_, napi_typeof(env_, proto, &t));
+    if (t == napi_null) return true;  // Object.create(null)
+    if (!object_prototype_) object_prototype_ = prototype_of_object();
+    return strict_equals(proto, object_prototype_);
+  }
+  napi_value prototype_of_object() {
+    napi_value ctor = global_member("Object"), proto = nullptr;
+    ok(env_, napi_get_named_property(env_, ctor, "prototype", &proto));
+    return proto;
+  }
+
+  // A cycle would nest without end: report it where it closes, naming the ancestor.
+  bool closes_cycle(napi_value obj) {
+    for (std::size_t i = 0; i < ancestors_.size(); ++i) {
+      if (strict_equals(ancestors_[i], obj)) {
+        std::string target = pointer(i);
+        report(Code::DOC_TOO_DEEP, "the value refers back to its enclosing object at \"" + target + "\" (a cycle)",
+               "pass a copy without the circular reference");
+        return true;
+      }
+    }
+    return false;
+  }
+
+  Outcome read_array(napi_value arr, Node& out, int depth) {
+    std::uint32_t length = 0;
+    ok(env_, napi_get_array_length(env_, arr, &length));
+    if (length > limits_.max_nodes || !count(length)) return too_many();
+    nodes_ -= length;  // each element counts itself when read
+    out = Node::make_array();
+    out.items.reserve(length);
+    for (std::uint32_t i = 0; i < length; ++i) {
+      tokens_.push_back(std::to_string(i));
+      Node item;
+      Outcome o = Outcome::value;
+      try {
+        napi_value v = nullptr;
+        ok(env_, napi_get_element(env_, arr, i, &v));
+        o = read(v, item, depth + 1);
+      } catch (const JsFailure& f) {
+        report(Code::TYPE_MISMATCH, "reading this element threw: " + f.message);
+        o = Outcome::omit;
+      }
+      tokens_.pop_back();
+      if (o == Outcome::stop) return o;
+      // A hole, undefined or a dropped value stays in place as null, so indexes keep their meaning.
+      out.items.push_back(o == Outcome::omit ? Node::make_null() : std::move(item));
+    }
+    return Outcome::value;
+  }
+
+  Outcome read_object(napi_value obj, Node& out, int depth) {
+    napi_value keys = nullptr;
+    ok(env_, napi_get_all_property_names(env_, obj, napi_key_own_only,
+                                         static_cast<napi_key_filter>(napi_key_enumerable),
+                                         napi_key_numbers_to_strings, &keys));
+    std::uint32_t length = 0;
+    ok(env_, napi_get_array_length(env_, keys, &length));
+    if (length > limits_.max_nodes || nodes_ + length > limits_.max_nodes) return too_many();
+    out = Node::make_object();
+    out.members.reserve(length);
+    bool symbol_reported = false;
+    for (std::uint32_t i = 0; i < length; ++i) {
+      napi_value key = nullptr;
+      ok(env_, napi_get_element(env_, keys, i, &key));
+      napi_valuetype kt = napi_undefined;
+      ok(env_, napi_typeof(env_, key, &kt));
+      if (kt != napi_string) {
+        if (!symbol_reported) report(Code::TYPE_MISMATCH, "a Symbol key has no JSON form", "use string keys");
+        symbol_reported = true;
+        continue;
+      }
+      std::string name = utf8(env_, key);
+      if (!add_bytes(name.size())) return too_large();
+      tokens_.push_back(name);
+      check_text(key, name);  // a bad key is reported at its own member's pointer
+      Node value;
+      Outcome o = Outcome::value;
+      try {
+        napi_value v = nullptr;
+        ok(env_, napi_get_property(env_, obj, key, &v));
+        o = read(v, value, depth + 1);
+      } catch (const JsFailure& f) {
+        report(Code::TYPE_MISMATCH, "reading this property threw: " + f.message, "pass a plain copy of the object");
+        o = Outcome::omit;
+      }
+      tokens_.pop_back();
+      if (o == Outcome::stop) return o;
+      if (o == Outcome::omit) continue;  // undefined (an option not given), or a reported value
+      out.add(std::move(name), std::move(value));
+    }
+    return Outcome::value;
+  }
+
+  Outcome read_container(napi_value v, Node& out, int depth) {
+    std::string_view bytes;
+    if (binary_bytes(env_, v, bytes)) {
+      if (!add_bytes(bytes.size())) return too_large();
+      out = Node::make_string(lossy_utf8(bytes));
+      return Outcome::value;
+    }
+    if (depth >= limits_.max_depth) {
+      return stop(Code::DOC_TOO_DEEP, "objects and lists are nested deeper than " + std::to_string(limits_.max_depth) + " levels",
+                  "flatten the value, or raise the depth limit");
+    }
+    if (closes_cycle(v)) return Outcome::omit;
+    bool is_array = false;
+    ok(env_, napi_is_array(env_, v, &is_array));
+    if (!is_array && !is_plain(v)) {
+      if (const char* kind = exotic_kind(v)) {
+        return reject(kind, std::string_view(kind) == "a Map" ? "pass Object.fromEntries(map)" : "pass plain objects, arrays and primitives");
+      }
+      // Any other class instance is read like JSON.stringify reads it: its own enumerable fields.
+    }
+    napi_handle_scope scope = nullptr;
+    ok(env_, napi_open_handle_scope(env_, &scope));
+    ancestors_.push_back(v);
+    Outcome o = Outcome::omit;
+    try {
+      o = is_array ? read_array(v, out, depth) : read_object(v, out, depth);
+    } catch (...) {
+      ancestors_.pop_back();
+      napi_close_handle_scope(env_, scope);
+      throw;
+    }
+    ancestors_.pop_back();
+    napi_close_handle_scope(env_, scope);
+    return o;
+  }
+
+  Outcome read(napi_value v, Node& out, int depth) {
+    napi_valuetype t = napi_undefined;
+    ok(env_, napi_typeof(env_, v, &t));
+    if (t == napi_undefined) return Outcome::omit;
+    if (!count()) return too_many();
+    switch (t) {
+      case napi_null: out = Node::make_null(); return Outcome::value;
+      case napi_boolean: {
+        bool b = false;
+        ok(env_, napi_get_value_bool(env_, v, &b));
+        out = Node::make_bool(b);
+        return Outcome::value;
+      }
+      case napi_number: return read_number(v, out);
+      case napi_bigint: return read_bigint(v, out);
+      case napi_string: {
+        std::string s;
+        if (!read_string(v, s)) return too_large();
+        out = Node::make_string(std::move(s));
+        return Outcome::value;
+      }
+      case napi_symbol: return reject("a Symbol");
+      case napi_function: return reject("a function");
+      case napi_external: return reject("a native external value");
+      case napi_object: return read_container(v, out, depth);
+      default: return reject("this value");
+    }
+  }
+};
+
+}  // namespace
+
+Converted js_to_node(napi_env env, napi_value value, const std::string& input, const std::string& base,
+                     const sandgate::Limits& limits) {
+  return Reader(env, input, base, limits).run(value);
+}
+
+bool js_text(napi_env env, napi_value value, std::string& out) {
+  try {
+    napi_valuetype t = napi_undefined;
+    ok(env, napi_typeof(env, value, &t));
+    if (t == napi_string) {
+      out = utf8(env, value);
+      return true;
+    }
+    if (t != napi_object) return false;
+    std::string_view bytes;
+    if (!binary_bytes(env, value, bytes)) return false;
+    out.assign(bytes);
+    return true;
+  } catch (const JsFailure&) {
+    return false;
+  }
+}
+
+}  // namespace sandgate_node

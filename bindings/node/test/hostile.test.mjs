@@ -1,0 +1,197 @@
+// Hostile JS values: each must end as a diagnostic at its JSON Pointer (or be read as JSON would
+// read it), never as a crash, a hang or an uncaught exception.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { check, checkMany, normalizeResources, Policy, validatePolicy } from 'sandgate';
+
+const base = { resources: { cpu: '1', memory: '1Gi' } };
+const find = (r, code, path) => r.diagnostics.find((d) => d.code === code && (path === undefined || d.path === path));
+function expectDiag(r, code, path) {
+  const d = find(r, code, path);
+  assert.ok(d, `expected ${code} at ${path}; got ${JSON.stringify(r.diagnostics.map((x) => [x.code, x.path, x.message]))}`);
+  assert.equal(r.ok, d.severity === 'error' ? false : r.ok);
+  return d;
+}
+
+test('wrong types for a whole layer', () => {
+  for (const v of [42, true, [1, 2], 'just a string', 10n]) {
+    const r = check(v);
+    assert.equal(r.ok, false, String(v));
+    assert.ok(find(r, 'SG_NOT_AN_OBJECT', ''), `${String(v)}: ${JSON.stringify(r.diagnostics)}`);
+  }
+  expectDiag(check(() => 1), 'SG_TYPE_MISMATCH', '');
+  expectDiag(check(Symbol('s')), 'SG_TYPE_MISMATCH', '');
+  // null and undefined are an empty layer, as `null` in a file is.
+  assert.equal(check(null).ok, true);
+  assert.equal(check(undefined).ok, true);
+});
+
+test('functions, Symbols, NaN and Infinity are reported where they are', () => {
+  const r = check({ ...base, annotations: { a: () => 1, b: Symbol('x') }, tags: [Symbol('t')], max_lifetime_seconds: NaN, timeout_seconds: -Infinity });
+  expectDiag(r, 'SG_TYPE_MISMATCH', '/annotations/a');
+  expectDiag(r, 'SG_TYPE_MISMATCH', '/annotations/b');
+  expectDiag(r, 'SG_TYPE_MISMATCH', '/tags/0');
+  expectDiag(r, 'SG_TYPE_MISMATCH', '/max_lifetime_seconds');
+  expectDiag(r, 'SG_TYPE_MISMATCH', '/timeout_seconds');
+});
+
+test('Symbol keys are reported; undefined members are options not given', () => {
+  const r = check({ ...base, [Symbol('k')]: 1, container_image: undefined });
+  expectDiag(r, 'SG_TYPE_MISMATCH', '');
+  assert.equal(r.resolved.container_image, 'python:3.11', 'undefined leaves the default');
+});
+
+test('cycles are reported at the reference that closes them', () => {
+  const a = { ...base, annotations: {} };
+  a.annotations.self = a;
+  const r = check(a);
+  const d = expectDiag(r, 'SG_DOC_TOO_DEEP', '/annotations/self');
+  assert.match(d.message, /cycle/);
+  const list = [];
+  list.push(list);
+  expectDiag(check({ ...base, tags: list }), 'SG_DOC_TOO_DEEP', '/tags/0');
+  const p = {};
+  p.base = { spec: p };
+  const pol = Policy.fromObject(p);
+  assert.equal(pol.ok, false);
+  assert.ok(pol.diagnostics.some((x) => x.code === 'SG_DOC_TOO_DEEP' && x.path === '/base/spec' && x.input === 'policy'));
+});
+
+test('shared (non-circular) references are fine', () => {
+  const res = { cpu: '1', memory: '1Gi' };
+  const r = check({ resources: { requests: res, limits: res } });
+  assert.equal(r.ok, true, JSON.stringify(r.diagnostics));
+});
+
+test('nesting past the depth limit stops with a diagnostic, however deep', () => {
+  let deep = {};
+  for (let i = 0; i < 100000; i++) deep = { x: deep };
+  const r = check({ ...base, annotations: deep });
+  const d = expectDiag(r, 'SG_DOC_TOO_DEEP');
+  assert.ok(d.path.startsWith('/annotations/x/x/'));
+  assert.equal(r.placement_mode, undefined, 'an incomplete layer is not checked');
+});
+
+test('huge arrays stop at the node limit without being walked', () => {
+  const t0 = Date.now();
+  const big = new Array(2_000_000).fill('t');
+  expectDiag(check({ ...base, tags: big }), 'SG_DOC_TOO_MANY_NODES', '/tags');
+  const sparse = [];
+  sparse.length = 2 ** 32 - 1;
+  expectDiag(check({ ...base, tags: sparse }), 'SG_DOC_TOO_MANY_NODES', '/tags');
+  const wide = Object.fromEntries(Array.from({ length: 150_000 }, (_, i) => [`k${i}`, 'v']));
+  expectDiag(check({ ...base, annotations: wide }), 'SG_DOC_TOO_MANY_NODES', '/annotations');
+  assert.ok(Date.now() - t0 < 5000, 'limits are checked before walking');
+});
+
+test('a long string stops at the size limit', () => {
+  const r = check({ ...base, container_image: 'x'.repeat(5 * 1024 * 1024) });
+  expectDiag(r, 'SG_DOC_TOO_LARGE', '/container_image');
+});
+
+test('getters that throw are reported and the exception does not escape', () => {
+  const spec = { ...base };
+  Object.defineProperty(spec, 'container_image', { enumerable: true, get() { throw new Error('boom'); } });
+  const r = check(spec);
+  const d = expectDiag(r, 'SG_TYPE_MISMATCH', '/container_image');
+  assert.match(d.message, /boom/);
+  // A thrown non-Error, and a thrown object whose message getter throws too.
+  const odd = {};
+  Object.defineProperty(odd, 'a', { enumerable: true, get() { throw 42; } }); // eslint-disable-line no-throw-literal
+  Object.defineProperty(odd, 'b', { enumerable: true, get() { throw { get message() { throw new Error('again'); } }; } });
+  const r2 = check({ ...base, annotations: odd });
+  expectDiag(r2, 'SG_TYPE_MISMATCH', '/annotations/a');
+  expectDiag(r2, 'SG_TYPE_MISMATCH', '/annotations/b');
+});
+
+test('Proxies: throwing traps, revoked proxies and endless fresh objects', () => {
+  const throwing = new Proxy({}, { ownKeys() { throw new Error('no keys'); } });
+  expectDiag(check({ ...base, annotations: throwing }), 'SG_TYPE_MISMATCH', '/annotations');
+  const getThrows = new Proxy({ a: 1 }, { get() { throw new TypeError('no get'); } });
+  expectDiag(check({ ...base, annotations: getThrows }), 'SG_TYPE_MISMATCH', '/annotations/a');
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  expectDiag(check({ ...base, annotations: proxy }), 'SG_TYPE_MISMATCH', '/annotations');
+  const endless = new Proxy({}, {
+    ownKeys: () => ['next'],
+    getOwnPropertyDescriptor: () => ({ enumerable: true, configurable: true, value: undefined }),
+    get: () => endless2(),
+  });
+  function endless2() { return new Proxy({}, { ownKeys: () => ['next'], getOwnPropertyDescriptor: () => ({ enumerable: true, configurable: true }), get: () => endless2() }); }
+  expectDiag(check({ ...base, annotations: endless }), 'SG_DOC_TOO_DEEP');
+  // As JSON.stringify, the walk never asks for a prototype trap's answer: read as {}.
+  assert.equal(check(new Proxy({ ...base }, { getPrototypeOf() { throw new Error('proto'); } })).ok, true);
+});
+
+test('BigInt: exact when it fits, flagged when it does not', () => {
+  const r = check({ ...base, max_lifetime_seconds: 900n });
+  assert.equal(r.ok, true, JSON.stringify(r.diagnostics));
+  assert.equal(r.resolved.max_lifetime_seconds, 900);
+  const over = check({ ...base, max_lifetime_seconds: 2n ** 70n });
+  const d = expectDiag(over, 'SG_INTEGER_RANGE', '/max_lifetime_seconds');
+  assert.match(d.message, /1180591620717411303424/, 'the exact value is in the message');
+  const neg = check({ ...base, max_lifetime_seconds: -(2n ** 64n) });
+  expectDiag(neg, 'SG_INTEGER_RANGE', '/max_lifetime_seconds');
+  expectDiag(check({ ...base, max_lifetime_seconds: 2n ** 100000n }), 'SG_INTEGER_RANGE', '/max_lifetime_seconds');
+});
+
+test('integers and fractions keep their kind; doubles past int64 are flagged', () => {
+  expectDiag(check({ ...base, max_lifetime_seconds: 1.5 }), 'SG_NOT_AN_INTEGER', '/max_lifetime_seconds');
+  assert.equal(check({ ...base, max_lifetime_seconds: 60.0 }).resolved.max_lifetime_seconds, 60);
+  expectDiag(check({ ...base, max_lifetime_seconds: 1e300 }), 'SG_INTEGER_RANGE', '/max_lifetime_seconds');
+});
+
+test('Dates, Maps, Sets, RegExps, Promises, Errors and boxed primitives are named', () => {
+  const values = { d: new Date(0), m: new Map([['a', 'b']]), s: new Set(), r: /x/, p: Promise.resolve(), e: new Error('x'), b: new String('x') };
+  const r = check({ ...base, annotations: values });
+  for (const key of Object.keys(values)) expectDiag(r, 'SG_TYPE_MISMATCH', `/annotations/${key}`);
+  assert.match(find(r, 'SG_TYPE_MISMATCH', '/annotations/m').hint, /Object\.fromEntries/);
+});
+
+test('frozen, prototype-less and class-instance objects are read like plain ones', () => {
+  const bare = Object.assign(Object.create(null), { cpu: '1', memory: '1Gi' });
+  class Options { constructor() { this.container_image = 'x:1'; this.resources = Object.freeze({ cpu: '1', memory: '1Gi' }); } get hidden() { return 'not own'; } }
+  for (const spec of [Object.freeze({ resources: Object.freeze({ cpu: '1', memory: '1Gi' }) }), { resources: bare }, new Options()]) {
+    const r = check(spec);
+    assert.equal(r.ok, true, JSON.stringify(r.diagnostics));
+    assert.equal(r.resolved.resources.requests.cpu, '1');
+  }
+});
+
+test('strings with NUL or an unpaired surrogate are reported', () => {
+  expectDiag(check({ ...base, container_image: 'a\0b' }), 'SG_NUL_BYTE', '/container_image');
+  expectDiag(check({ ...base, annotations: { k: 'x\uD800y' } }), 'SG_INVALID_UTF8', '/annotations/k');
+  expectDiag(check({ ...base, annotations: { ['\uDC00']: 'v' } }), 'SG_INVALID_UTF8', '/annotations/\uFFFD');
+  assert.equal(check({ ...base, annotations: { k: 'emoji 🎉 \uFFFD ok' } }).diagnostics.some((d) => d.code === 'SG_INVALID_UTF8'), false);
+});
+
+test('binary file contents are data', () => {
+  const r = check({ ...base, mountedFiles: [{ path: '/etc-app/x.bin', content: Buffer.from([0, 0xff, 0x41]) }] });
+  assert.equal(r.diagnostics.some((d) => d.path.startsWith('/mountedFiles/0/content')), false, JSON.stringify(r.diagnostics));
+});
+
+test('hostile values in every input, and through every entry point', async () => {
+  const evil = {};
+  Object.defineProperty(evil, 'x', { enumerable: true, get() { throw new Error('evil'); } });
+  const cyc = {};
+  cyc.c = cyc;
+  for (const key of ['policy', 'runners', 'org', 'defaults', 'overrides']) {
+    const r = check(base, { [key]: evil });
+    assert.ok(r.diagnostics.some((d) => d.code === 'SG_TYPE_MISMATCH' && d.input === key && d.path === '/x'), `${key}: ${JSON.stringify(r.diagnostics)}`);
+    assert.equal(r.ok, false);
+    const c = check(base, { [key]: cyc });
+    assert.ok(c.diagnostics.some((d) => d.code === 'SG_DOC_TOO_DEEP' && d.input === key), `${key} cycle`);
+  }
+  assert.equal(validatePolicy(evil).ok, false);
+  assert.equal(validatePolicy(Symbol('p')).ok, false);
+  expectDiag(normalizeResources(cyc), 'SG_DOC_TOO_DEEP', '/resources/c');
+  expectDiag(normalizeResources(evil), 'SG_TYPE_MISMATCH', '/resources/x');
+  const trap = new Proxy({}, { getOwnPropertyDescriptor() { throw new Error('trap'); }, ownKeys() { throw new Error('trap'); } });
+  const results = await checkMany([evil, cyc, { sandbox: base, policy: evil }, 7, trap]);
+  assert.deepEqual(results.map((r) => r.ok), [false, false, false, false, false]);
+});
+
+test('toJSON is not consulted: values are read as they are', () => {
+  const r = check({ ...base, container_image: { toJSON: () => 'x:1' } });
+  assert.equal(r.ok, false);
+});
