@@ -1,0 +1,126 @@
+"""Policy, Runners, Org: inputs loaded and validated once, immutable, shareable between threads."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Generic, TypeVar
+
+from . import _inputs, _sandgate
+from ._diagnostics import Diagnostic, diagnostics_of
+from ._result import Result, _raise
+from ._types import DataclassInstance
+from .exceptions import error_from_diagnostics
+
+R = TypeVar("R", bound="_sandgate._Loaded")  # LoadedPolicy, LoadedRunners or LoadedOrg
+L = TypeVar("L", bound="_Loaded[Any]")
+
+
+class _Loaded(Generic[R]):
+    """What Policy, Runners and Org share: constructors never raise for anything in the input.
+
+    An input whose text could not be read at all is *broken* (``.loaded`` is False); checking with
+    it answers its load errors.
+    """
+
+    __slots__ = ("_raw", "_diagnostics")
+    _label = "input"
+    _from_text: Callable[[bytes, str], R]
+    _from_value: Callable[[object, str], R]
+
+    def __init__(self, raw: R) -> None:
+        self._raw: R = raw
+        self._diagnostics: tuple[Diagnostic, ...] | None = None
+
+    @classmethod
+    def load(cls: type[L], path: str | os.PathLike[str]) -> L:
+        """Reads a YAML or JSON file (``OSError`` when it cannot be read)."""
+        data, name = _inputs.read_file(path)
+        return cls(cls._from_text(data, name))
+
+    @classmethod
+    def from_text(cls: type[L], text: str | bytes, name: str | None = None) -> L:
+        """Reads YAML or JSON text; `name` labels the diagnostics' source (default ``<policy>`` …)."""
+        return cls(cls._from_text(_inputs._text(text), name or f"<{cls._label}>"))
+
+    @classmethod
+    def from_dict(cls: type[L], value: Mapping[str, Any] | Sequence[Any] | DataclassInstance | None) -> L:
+        """Builds from a Python value: a dict, any Mapping (OmegaConf DictConfig), a dataclass."""
+        return cls(cls._from_value(value, ""))
+
+    @property
+    def ok(self) -> bool:
+        """Loaded and without errors (warnings allowed)."""
+        return self._raw.ok
+
+    @property
+    def loaded(self) -> bool:
+        """False when the input is broken: its text could not be read as a document."""
+        return self._raw.loaded
+
+    @property
+    def file(self) -> str:
+        return self._raw.file
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        """What validation reported, or the load errors of a broken input."""
+        if self._diagnostics is None:
+            self._diagnostics = diagnostics_of(self._raw.diagnostics)
+        return self._diagnostics
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "warning"]
+
+    def result(self) -> Result:
+        """The diagnostics as a Result (for a policy: what ``validate_policy`` answers)."""
+        return Result(self._raw.result())
+
+    def raise_for_errors(self) -> None:
+        error = error_from_diagnostics(self.diagnostics)
+        if error is not None:
+            _raise(error)
+
+    def __repr__(self) -> str:
+        state = "broken" if not self.loaded else ("ok" if self.ok else f"{len(self.errors)} errors")
+        return f"<sandgate.{type(self).__name__} {self.file or '<value>'} {state}>"
+
+
+class Policy(_Loaded[_sandgate.LoadedPolicy]):
+    """A compiled runner policy (like a compiled regular expression), validated (SPEC §4) once.
+
+    Also accepts a runner document ``{"policy": {...}, "etag": ...}``, from which ``policy`` is taken.
+    """
+
+    __slots__ = ()
+    _label = "policy"
+    _from_text = staticmethod(_sandgate.policy_from_text)
+    _from_value = staticmethod(_sandgate.policy_from_value)
+
+    @property
+    def is_null(self) -> bool:
+        """The document is ``null``: a policy never configured (P-15), unlike ``{}``."""
+        return self._raw.is_null
+
+
+class Runners(_Loaded[_sandgate.LoadedRunners]):
+    """The runner inventory a client can see (SPEC §1.4), loaded once for many checks."""
+
+    __slots__ = ()
+    _label = "runners"
+    _from_text = staticmethod(_sandgate.runners_from_text)
+    _from_value = staticmethod(_sandgate.runners_from_value)
+
+
+class Org(_Loaded[_sandgate.LoadedOrg]):
+    """The organisation's entitlements (gpu_allowed, max_gpus_per_sandbox, serverless_allowed)."""
+
+    __slots__ = ()
+    _label = "org"
+    _from_text = staticmethod(_sandgate.org_from_text)
+    _from_value = staticmethod(_sandgate.org_from_value)

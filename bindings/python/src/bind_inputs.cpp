@@ -1,0 +1,216 @@
+// Loading inputs (from text or from Python values) and running the engine on them. The GIL is held
+// only while Python objects are read; parsing, validation and checking run without it.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "bind.h"
+#include "convert.h"
+#include "holders.h"
+#include "sandgate/render.h"
+#include "to_python.h"
+
+namespace py = pybind11;
+
+namespace sandgate::python {
+namespace {
+
+Format format_of(const std::string& file) { return file.empty() ? Format::auto_detect : format_for_path(file); }
+
+InputDocument document_from_text(const std::string& text, const std::string& input, const std::string& file) {
+  InputDocument out;
+  py::gil_scoped_release nogil;
+  out.doc = load_document(text, format_of(file), file, input);
+  return out;
+}
+
+InputDocument document_from_value(py::handle value, const std::string& input, const std::string& file) {
+  Converted c = to_node(value, input);
+  InputDocument out;
+  out.doc = document_from_node(std::move(c.root), input, file);
+  out.doc.loaded = c.ok();  // a value that could not be read is not checked, as unreadable text is not
+  out.doc.diagnostics = std::move(c.diagnostics);
+  return out;
+}
+
+// Policy, Runners and Org share one loading shape: parse text, or build from a converted value.
+template <typename T, typename L>
+Loaded<T> from_load(L&& load, std::shared_ptr<const T> L::*member, std::string file) {
+  Loaded<T> out;
+  out.value = std::move(load.*member);
+  out.diagnostics = std::move(load.diagnostics);
+  out.file = std::move(file);
+  return out;
+}
+
+template <typename T, typename L>
+Loaded<T> loaded_from_text(const std::string& text, const std::string& file, std::shared_ptr<const T> L::*member) {
+  py::gil_scoped_release nogil;
+  return from_load<T>(T::parse(text, format_of(file), file), member, file);
+}
+
+template <typename T, typename L>
+Loaded<T> loaded_from_value(py::handle value, const std::string& input, const std::string& file,
+                            std::shared_ptr<const T> L::*member) {
+  Converted c = to_node(value, input);
+  if (!c.ok()) {
+    Loaded<T> out;
+    out.diagnostics = std::move(c.diagnostics);
+    out.file = file;
+    return out;
+  }
+  py::gil_scoped_release nogil;
+  return from_load<T>(T::from_node(std::move(c.root), file), member, file);
+}
+
+CheckResult result_of(Diagnostics ds) {
+  CheckResult out;
+  out.result.diagnostics = std::move(ds);
+  out.result.finish();
+  return out;
+}
+
+// Errors that kept an input from loading at all: a check with it reports them and nothing else.
+template <typename T>
+void add_load_errors(const Loaded<T>* in, Diagnostics& out) {
+  if (!in || in->value) return;
+  for (const auto& d : in->diagnostics) {
+    if (d.severity == Severity::error) out.push_back(d);
+  }
+}
+
+CheckOptions options_of(const std::string& client, const std::string& placement) {
+  if (client != "python" && client != "typescript") {
+    throw py::value_error("client must be \"python\" or \"typescript\", not \"" + client + "\"");
+  }
+  if (!placement.empty() && placement != "serverless" && placement != "cks") {
+    throw py::value_error("placement must be \"serverless\", \"cks\" or None, not \"" + placement + "\"");
+  }
+  return CheckOptions{client, placement};
+}
+
+CheckResult check(const InputDocument& sandbox, const InputDocument* defaults, const InputDocument* overrides,
+                  const LoadedPolicy* policy, const LoadedRunners* runners, const LoadedOrg* org,
+                  const std::string& client, const std::string& placement) {
+  CheckOptions options = options_of(client, placement);
+  Diagnostics load_errors;
+  add_load_errors(policy, load_errors);
+  add_load_errors(runners, load_errors);
+  add_load_errors(org, load_errors);
+  if (!load_errors.empty()) return result_of(std::move(load_errors));
+  Engine engine(policy ? policy->value : nullptr, runners ? runners->value : nullptr, org ? org->value : nullptr);
+  CheckResult out;
+  py::gil_scoped_release nogil;
+  out.result = engine.check(sandbox.doc, defaults ? &defaults->doc : nullptr, overrides ? &overrides->doc : nullptr,
+                            options);
+  return out;
+}
+
+CheckResult normalize(py::handle value, const std::string& client) {
+  CheckOptions options = options_of(client, "");
+  Converted c = to_node(value, "sandbox", "/resources");
+  if (!c.ok()) return result_of(std::move(c.diagnostics));
+  CheckResult out;
+  py::gil_scoped_release nogil;
+  out.result = normalize_resources(c.root, options);
+  return out;
+}
+
+py::object pairs(const std::vector<std::pair<std::string, std::string>>& ps) {
+  py::list out;
+  for (const auto& [k, v] : ps) out.append(py::make_tuple(py::str(k), py::str(v)));
+  return out;
+}
+
+template <typename T>
+py::class_<Loaded<T>> bind_loaded(py::module_& m, const char* name) {
+  return py::class_<Loaded<T>>(m, name)
+      .def_property_readonly("loaded", [](const Loaded<T>& l) { return l.value != nullptr; })
+      .def_property_readonly("ok", [](const Loaded<T>& l) { return l.value != nullptr && !has_errors(l.diagnostics); })
+      .def_property_readonly("file", [](const Loaded<T>& l) { return l.file; })
+      .def_property_readonly("diagnostics", [](const Loaded<T>& l) { return diagnostic_list(l.diagnostics); })
+      .def("result", [](const Loaded<T>& l) { return result_of(l.diagnostics); },
+           "The load diagnostics as a result (what validate_policy answers).");
+}
+
+}  // namespace
+
+void bind_inputs(py::module_& m) {
+  py::class_<InputDocument>(m, "InputDocument")
+      .def_property_readonly("loaded", [](const InputDocument& d) { return d.doc.loaded; })
+      .def_property_readonly("input", [](const InputDocument& d) { return d.doc.input; })
+      .def_property_readonly("file", [](const InputDocument& d) { return d.doc.file; })
+      .def_property_readonly("diagnostics", [](const InputDocument& d) { return diagnostic_list(d.doc.diagnostics); });
+  m.def("document_from_text", &document_from_text, py::arg("text"), py::arg("input"), py::arg("file") = "");
+  m.def("document_from_value", &document_from_value, py::arg("value"), py::arg("input"), py::arg("file") = "");
+
+  // A loaded policy is immutable (shared_ptr<const Policy>): any number of threads may check with it.
+  bind_loaded<Policy>(m, "LoadedPolicy")
+      .def_property_readonly("is_null", [](const LoadedPolicy& l) { return l.value && l.value->is_null(); });
+  bind_loaded<Runners>(m, "LoadedRunners");
+  bind_loaded<Org>(m, "LoadedOrg");
+  m.def("policy_from_text", [](const std::string& text, const std::string& file) {
+    return loaded_from_text<Policy>(text, file, &PolicyLoad::policy);
+  }, py::arg("text"), py::arg("file") = "");
+  m.def("policy_from_value", [](py::handle v, const std::string& file) {
+    return loaded_from_value<Policy>(v, "policy", file, &PolicyLoad::policy);
+  }, py::arg("value"), py::arg("file") = "");
+  m.def("runners_from_text", [](const std::string& text, const std::string& file) {
+    return loaded_from_text<Runners>(text, file, &RunnersLoad::runners);
+  }, py::arg("text"), py::arg("file") = "");
+  m.def("runners_from_value", [](py::handle v, const std::string& file) {
+    return loaded_from_value<Runners>(v, "runners", file, &RunnersLoad::runners);
+  }, py::arg("value"), py::arg("file") = "");
+  m.def("org_from_text", [](const std::string& text, const std::string& file) {
+    return loaded_from_text<Org>(text, file, &OrgLoad::org);
+  }, py::arg("text"), py::arg("file") = "");
+  m.def("org_from_value", [](py::handle v, const std::string& file) {
+    return loaded_from_value<Org>(v, "org", file, &OrgLoad::org);
+  }, py::arg("value"), py::arg("file") = "");
+
+  py::class_<CheckResult>(m, "CheckResult")
+      .def_property_readonly("ok", [](const CheckResult& r) { return r.result.ok; })
+      .def_property_readonly("diagnostics", [](const CheckResult& r) { return diagnostic_list(r.result.diagnostics); })
+      .def_property_readonly("placement_mode", [](const CheckResult& r) { return r.result.placement_mode; })
+      .def_property_readonly("qos_class", [](const CheckResult& r) { return r.result.qos_class; })
+      .def_property_readonly("resolved", [](const CheckResult& r) { return to_python(r.result.resolved); })
+      .def_property_readonly("provenance", [](const CheckResult& r) { return pairs(r.result.provenance); })
+      .def_property_readonly("rules_applied", [](const CheckResult& r) { return pairs(r.result.rules_applied); })
+      .def_property_readonly("runner_id", [](const CheckResult& r) { return r.result.runner_id; })
+      .def_property_readonly("other_candidates", [](const CheckResult& r) { return r.result.other_candidates; })
+      .def_property_readonly("gpu", [](const CheckResult& r) -> py::object {
+        if (!r.result.gpu) return py::none();
+        const GpuResolution& g = *r.result.gpu;
+        py::dict d;
+        d["count"] = g.count;
+        if (!g.type.empty()) d["type"] = g.type;
+        if (g.memory_gb > 0) d["memory_gb"] = g.memory_gb;
+        d["eligible_types"] = g.eligible_types;
+        return d;
+      })
+      .def_property_readonly("runtime_class", [](const CheckResult& r) -> py::object {
+        if (!r.result.runtime_class) return py::none();
+        py::dict d;
+        d["value"] = r.result.runtime_class->value;
+        d["from"] = r.result.runtime_class->from;
+        return d;
+      })
+      .def_property_readonly("slurm", [](const CheckResult& r) -> py::object {
+        if (!r.result.slurm) return py::none();
+        const SlurmMapping& s = *r.result.slurm;
+        py::dict d;
+        d["scheduler"] = s.scheduler;
+        d["CPUsPerTask"] = s.cpus_per_task;
+        d["MinMemoryNode"] = s.min_memory_node;
+        for (const auto& [k, v] : s.job_parameters) d[py::str(k)] = v;
+        return d;
+      })
+      .def("to_json", [](const CheckResult& r, bool pretty) { return result_to_json(r.result, pretty); },
+           py::arg("pretty") = true, "The SPEC §7 object as JSON text (for debugging).");
+
+  m.def("check", &check, py::arg("sandbox"), py::arg("defaults").none(true), py::arg("overrides").none(true),
+        py::arg("policy").none(true), py::arg("runners").none(true), py::arg("org").none(true),
+        py::arg("client") = "python", py::arg("placement") = "");
+  m.def("normalize_resources", &normalize, py::arg("value"), py::arg("client") = "python");
+}
+
+}  // namespace sandgate::python

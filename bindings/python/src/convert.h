@@ -1,0 +1,28 @@
+// Python values → the core's Node tree, directly (never through JSON text), with exact types and
+// with every problem of the value (cycles, depth, unsupported objects, getters that raise) turned
+// into a diagnostic instead of an exception.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <string>
+
+#include "sandgate/diagnostic.h"
+#include "sandgate/document.h"
+#include "sandgate/node.h"
+
+namespace sandgate::python {
+
+struct Converted {
+  Node root;
+  Diagnostics diagnostics;  // problems of the value itself; any error means `root` is unusable
+  bool ok() const { return !has_errors(diagnostics); }
+};
+
+// Converts `value`; `input` labels the diagnostics (sandbox, policy, …) and `base_path` is the JSON
+// Pointer of `value` inside that input. Must be called with the GIL held. Never throws for anything
+// in `value`.
+Converted to_node(pybind11::handle value, const std::string& input, const std::string& base_path = "",
+                  const Limits& limits = Limits{});
+
+}  // namespace sandgate::python

@@ -1,0 +1,206 @@
+"""Runs every conformance vector (tests/conformance/{policy,check}/**/*.yaml) through the Python API.
+
+The files are read in place (no copy); the matching rules are those of tests/conformance/README.md
+and of the C++ runner, tests/conformance/conformance_cases.cpp, which this file mirrors:
+- expected diagnostics match the actual errors and warnings one to one (infos only with
+  `infos: true` on the case), on code and path, and on severity/input/line/column when given;
+- `exit` is 1 when any error is reported;
+- check cases load policy/runners/org first: if one cannot be read at all, its load errors are the
+  whole result; otherwise the engine reports their errors itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+import sandgate
+
+from helpers import CONFORMANCE
+
+
+@dataclass
+class Case:
+    file: str  # relative to tests/conformance
+    kind: str  # "policy" or "check"
+    name: str
+    spec: dict[str, Any]
+    exit: int = 0
+    infos: bool = False
+    diagnostics: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def load_cases() -> list[Case]:
+    cases: list[Case] = []
+    for path in sorted(CONFORMANCE.rglob("*.yaml")):
+        rel = path.relative_to(CONFORMANCE).as_posix()
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        assert isinstance(doc, dict) and isinstance(doc.get("cases"), list), f"{rel}: no `cases` list"
+        kind = "check" if rel.startswith("check") else "policy"
+        for c in doc["cases"]:
+            assert isinstance(c.get("name"), str) and c["name"], f"{rel}: a case has no name"
+            expect = c.get("expect")
+            assert isinstance(expect, dict), f"{rel} :: {c['name']}: no `expect`"
+            exit_code = expect.get("exit")
+            cases.append(
+                Case(
+                    file=rel,
+                    kind=kind,
+                    name=c["name"],
+                    spec=c,
+                    exit=exit_code if _is_int(exit_code) else 0,
+                    infos=c.get("infos") is True,
+                    diagnostics=list(expect.get("diagnostics") or []),
+                )
+            )
+    return cases
+
+
+CASES = load_cases()
+
+
+def describe(d: sandgate.Diagnostic) -> str:
+    at = f" @{d.source.line}:{d.source.column}" if d.source else ""
+    return f"{d.code} {d.severity} {d.input}:{d.path or '/'}{at} — {d.message}"
+
+
+def matches(e: dict[str, Any], d: sandgate.Diagnostic) -> bool:
+    if e.get("code") != d.code or str(e.get("path") or "") != d.path:
+        return False
+    if "severity" in e and str(e["severity"]) != d.severity:
+        return False
+    if "input" in e and str(e["input"]) != (d.input or ""):
+        return False
+    if _is_int(e.get("line")) and (d.source is None or d.source.line != e["line"]):
+        return False
+    if _is_int(e.get("column")) and (d.source is None or d.source.column != e["column"]):
+        return False
+    return True
+
+
+def compare_diagnostics(case: Case, result: sandgate.Result) -> list[str]:
+    actual = [d for d in result.diagnostics if d.severity != "info" or case.infos]
+    used = [False] * len(actual)
+    failures = []
+    for e in case.diagnostics:
+        for i, d in enumerate(actual):
+            if not used[i] and matches(e, d):
+                used[i] = True
+                break
+        else:
+            failures.append(f"missing: {e}")
+    failures += [f"unexpected: {describe(d)}" for d, u in zip(actual, used) if not u]
+    exit_code = 0 if result.ok else 1
+    if exit_code != case.exit:
+        failures.append(f"exit {exit_code}, expected {case.exit}")
+    return failures
+
+
+def pointer_resolve(root: Any, pointer: str) -> tuple[bool, Any]:
+    """(found, value) at an RFC 6901 pointer into plain data."""
+    if pointer == "":
+        return True, root
+    if not pointer.startswith("/"):
+        return False, None
+    cur = root
+    for raw in pointer[1:].split("/"):
+        token = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(cur, dict):
+            if token not in cur:
+                return False, None
+            cur = cur[token]
+        elif isinstance(cur, list):
+            if not token.isdigit() or (len(token) > 1 and token[0] == "0") or int(token) >= len(cur):
+                return False, None
+            cur = cur[int(token)]
+        else:
+            return False, None
+    return True, cur
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """The C++ Node equality: exact kinds (a bool is not a number), 2 == 2.0, ordered members."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(same_value(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
+
+
+def text_of(case: Case, key: str) -> str | None:
+    value = case.spec.get(key)
+    return value if isinstance(value, str) else None
+
+
+def run_check(case: Case) -> list[str]:
+    options = case.spec.get("options") if isinstance(case.spec.get("options"), dict) else {}
+    assert isinstance(options, dict)
+    result = sandgate.check(
+        text_of(case, "sandbox") or "{}",
+        policy=text_of(case, "policy"),
+        defaults=text_of(case, "defaults"),
+        overrides=text_of(case, "overrides"),
+        runners=text_of(case, "runners"),
+        org=text_of(case, "org"),
+        client=options.get("client", "python"),
+        placement=options.get("placement") or None,
+    )
+    failures = compare_diagnostics(case, result)
+    expect = case.spec["expect"]
+    runtime = result.runtime_class
+    actual_text = {
+        "placement_mode": result.placement_mode or "",
+        "qos_class": result.qos_class or "",
+        "runtime_class": runtime["value"] if runtime else "",
+        "runner": result.runner or "",
+    }
+    for key, actual in actual_text.items():
+        wanted = expect.get(key)
+        if isinstance(wanted, str) and wanted != actual:
+            failures.append(f'{key} is "{actual}", expected "{wanted}"')
+    resolved = expect.get("resolved")
+    if isinstance(resolved, dict):
+        for pointer, wanted in resolved.items():
+            found, actual = pointer_resolve(result.resolved, pointer)
+            ok = not found if wanted is None else found and same_value(actual, wanted)
+            if not ok:
+                failures.append(f"resolved {pointer} is {actual if found else 'absent'!r}, expected {wanted!r}")
+    return failures
+
+
+def run_case(case: Case) -> list[str]:
+    if case.kind == "policy":
+        text = text_of(case, "policy")
+        assert text is not None, "policy cases need `policy` text"
+        return compare_diagnostics(case, sandgate.validate_policy(text))
+    return run_check(case)
+
+
+def test_there_are_vectors_of_both_kinds() -> None:
+    kinds = {c.kind for c in CASES}
+    assert kinds == {"policy", "check"}, kinds
+
+
+def test_case_names_are_unique_within_a_file() -> None:
+    seen: set[tuple[str, str]] = set()
+    for c in CASES:
+        assert (c.file, c.name) not in seen, f"{c.file}: duplicate case {c.name}"
+        seen.add((c.file, c.name))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c.file}::{c.name}" for c in CASES])
+def test_conformance(case: Case) -> None:
+    failures = run_case(case)
+    assert not failures, f"{case.file} :: {case.name}\n" + "\n".join(failures)

@@ -1,0 +1,234 @@
+"""Hostile Python values: each becomes a diagnostic with a JSON Pointer — never a crash, never an
+uncaught exception, never a hang."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pytest
+
+import sandgate
+
+RES = {"cpu": "1", "memory": "1Gi"}
+
+
+def errors(r: sandgate.Result) -> list[tuple[str, str]]:
+    return [(d.code, d.path) for d in r.errors]
+
+
+def test_a_dict_that_contains_itself() -> None:
+    d: dict[str, Any] = {"resources": RES, "annotations": {}}
+    d["annotations"]["loop"] = d
+    r = sandgate.check(d)
+    assert errors(r) == [("SG_DOC_TOO_DEEP", "/annotations/loop")]
+    assert "cycle" in r.errors[0].message
+
+
+def test_a_list_that_contains_itself() -> None:
+    tags: list[Any] = ["a"]
+    tags.append(tags)
+    r = sandgate.check({"resources": RES, "tags": tags})
+    assert errors(r) == [("SG_DOC_TOO_DEEP", "/tags/1")]
+
+
+def test_shared_values_that_are_not_cycles_are_fine() -> None:
+    shared = {"team": "ml"}
+    r = sandgate.check({"resources": RES, "annotations": shared, "environment_variables": shared})
+    assert r.ok, r.diagnostics
+
+
+def test_a_dataclass_cycle() -> None:
+    @dataclasses.dataclass
+    class Node:
+        name: str
+        child: Any = None
+
+    n = Node("a")
+    n.child = n
+    r = sandgate.check({"resources": RES, "annotations": {"x": n}})
+    assert ("SG_DOC_TOO_DEEP", "/annotations/x/child") in errors(r)
+
+
+def test_deep_nesting_stops_at_the_depth_limit() -> None:
+    value: dict[str, Any] = {}
+    cur = value
+    for _ in range(10_000):  # far beyond Python's recursion limit too
+        cur["a"] = {}
+        cur = cur["a"]
+    r = sandgate.check({"resources": RES, "annotations": value})
+    [d] = r.errors
+    assert d.code == "SG_DOC_TOO_DEEP"
+    assert d.path.startswith("/annotations/a/a/")
+
+
+def test_nesting_at_the_depth_limit_is_read() -> None:
+    value: list[Any] = []
+    cur = value
+    for _ in range(60):
+        nxt: list[Any] = []
+        cur.append(nxt)
+        cur = nxt
+    r = sandgate.check({"resources": RES, "tags": value})
+    assert all(d.code != "SG_DOC_TOO_DEEP" for d in r.diagnostics)
+
+
+def test_a_hundred_thousand_element_list_hits_the_node_limit() -> None:
+    r = sandgate.check({"resources": RES, "tags": ["t"] * 100_000})
+    # The root, resources, cpu, memory and the list are 5 nodes: item 99995 is node 100,001.
+    assert errors(r) == [("SG_DOC_TOO_MANY_NODES", "/tags/99995")]
+
+
+def test_a_large_list_under_the_limit_is_checked() -> None:
+    r = sandgate.check({"resources": RES, "tags": ["t"] * 50_000})
+    assert all(d.code != "SG_DOC_TOO_MANY_NODES" for d in r.diagnostics)
+
+
+def test_non_string_keys() -> None:
+    r = sandgate.check({"resources": RES, "annotations": {1: "x", ("a", "b"): "y", "ok": "z"}})
+    assert errors(r) == [("SG_TYPE_MISMATCH", "/annotations"), ("SG_TYPE_MISMATCH", "/annotations")]
+    assert "not int" in r.errors[0].message
+
+
+def test_a_non_string_key_at_the_top() -> None:
+    r = sandgate.check({None: 1})  # type: ignore[dict-item]
+    assert errors(r) == [("SG_TYPE_MISMATCH", "")]
+
+
+def test_unsupported_objects() -> None:
+    r = sandgate.check({"resources": RES, "annotations": {"a": object(), "b": {1, 2}, "c": 1 + 2j}})
+    assert errors(r) == [
+        ("SG_TYPE_MISMATCH", "/annotations/a"),
+        ("SG_TYPE_MISMATCH", "/annotations/b"),
+        ("SG_TYPE_MISMATCH", "/annotations/c"),
+    ]
+
+
+class RaisingMapping(Mapping[str, Any]):
+    def __getitem__(self, key: str) -> Any:
+        raise RuntimeError("getter exploded")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(["a"])
+
+    def __len__(self) -> int:
+        return 1
+
+
+def test_a_mapping_whose_getter_raises() -> None:
+    r = sandgate.check({"resources": RES, "annotations": RaisingMapping()})
+    [d] = r.errors
+    assert (d.code, d.path) == ("SG_TYPE_MISMATCH", "/annotations")
+    assert "RuntimeError: getter exploded" in d.message
+
+
+def test_a_dataclass_whose_field_getter_raises() -> None:
+    @dataclasses.dataclass
+    class Opts:
+        name: str
+
+        def __getattribute__(self, name: str) -> Any:
+            if name == "name":
+                raise KeyError("nope")
+            return object.__getattribute__(self, name)
+
+    r = sandgate.check({"resources": RES, "annotations": Opts("x")})
+    assert errors(r) == [("SG_TYPE_MISMATCH", "/annotations/name")]
+
+
+def test_a_sequence_whose_iteration_raises() -> None:
+    class Broken:
+        def __iter__(self) -> Iterator[str]:
+            yield "a"
+            raise ValueError("iteration exploded")
+
+        def __len__(self) -> int:
+            return 2
+
+        def __getitem__(self, i: int) -> str:
+            return "a"
+
+    from collections.abc import Sequence
+
+    Sequence.register(Broken)
+    r = sandgate.check({"resources": RES, "tags": Broken()})
+    assert errors(r) == [("SG_TYPE_MISMATCH", "/tags/1")]
+
+
+def test_a_dict_mutated_while_it_is_read() -> None:
+    target: dict[str, Any] = {}
+
+    class Mutator:
+        def __index__(self) -> int:
+            target["new"] = 1
+            return 1
+
+    target.update({"a": Mutator(), "b": 2})
+    r = sandgate.check({"resources": RES, "annotations": target})
+    assert not r.ok  # reported (and annotation values must be strings anyway); no crash
+
+
+def test_many_bad_values_give_a_bounded_report() -> None:
+    r = sandgate.check({"resources": RES, "tags": [object()] * 5000})
+    assert 0 < len(r.errors) <= 100
+
+
+def test_a_huge_integer() -> None:
+    r = sandgate.check({"resources": RES, "max_lifetime_seconds": 10**5000})
+    assert [d.path for d in r.errors] == ["/max_lifetime_seconds"]
+
+
+def test_nan_and_infinity() -> None:
+    r = sandgate.check({"resources": RES, "max_lifetime_seconds": float("nan"), "request_timeout_seconds": float("inf")})
+    assert {d.path for d in r.errors} == {"/max_lifetime_seconds", "/request_timeout_seconds"}
+
+
+@pytest.mark.parametrize("make", ["policy", "runners", "org", "defaults", "validate", "normalize"])
+def test_hostile_values_in_every_input(make: str) -> None:
+    d: dict[str, Any] = {"x": 1}
+    d["self"] = d
+    if make == "policy":
+        p = sandgate.Policy.from_dict(d)
+        assert not p.loaded and [x.code for x in p.errors] == ["SG_DOC_TOO_DEEP"]
+        r = sandgate.check({"resources": RES}, policy=p)
+    elif make == "runners":
+        r = sandgate.check({"resources": RES}, runners=d)
+    elif make == "org":
+        r = sandgate.check({"resources": RES}, org=d)
+    elif make == "defaults":
+        r = sandgate.check({"resources": RES}, defaults=d)
+    elif make == "validate":
+        r = sandgate.validate_policy(d)
+    else:
+        r = sandgate.normalize_resources(d)
+    assert not r.ok
+    [e] = r.errors
+    assert e.code == "SG_DOC_TOO_DEEP"
+    assert e.path == ("/resources/self" if make == "normalize" else "/self")
+
+
+def test_an_object_that_only_pretends_to_be_a_dataclass() -> None:
+    class Fake:
+        __dataclass_fields__ = "not fields"
+
+    r = sandgate.check({"resources": RES, "annotations": {"x": Fake()}})
+    assert errors(r) == [("SG_TYPE_MISMATCH", "/annotations/x")]
+    assert "Traceback" not in r.errors[0].message and "At:" not in r.errors[0].message
+
+
+def test_dataclass_types_made_at_run_time_are_not_kept_alive() -> None:
+    import gc
+    import weakref
+
+    def make() -> weakref.ref[type]:
+        @dataclasses.dataclass
+        class Temp:
+            name: str = "x"
+
+        assert sandgate.check({"resources": RES, "annotations": Temp()}).resolved["annotations"] == {"name": "x"}
+        return weakref.ref(Temp)
+
+    ref = make()
+    gc.collect()
+    assert ref() is None

@@ -1,0 +1,251 @@
+"""Every input kind sandgate accepts gives the same answer as the equivalent plain dict."""
+
+from __future__ import annotations
+
+import json
+import types
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cwsandbox import (
+    EgressRule,
+    FileSystemSnapshotOptions,
+    NetworkOptions,
+    PlacementMode,
+    ResourceOptions,
+    SandboxDefaults,
+    ScratchVolumeOptions,
+    Secret,
+    Service,
+)
+from omegaconf import OmegaConf
+
+import sandgate
+
+RES = {"cpu": "1", "memory": "1Gi"}
+POLICY = {"constraints": {"resources": {"max_cpu": "4", "max_memory": "8Gi"}}}
+
+
+class FrozenMapping(Mapping[str, Any]):
+    """A Mapping that is not a dict (like a config object or a proxy)."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self._data = data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+def summary(r: sandgate.Result) -> tuple[bool, list[tuple[str, str, str]], dict[str, Any]]:
+    """What must not depend on the input kind: outcome, diagnostics (code, path, input), resolved."""
+    return r.ok, [(d.code, d.path, d.input or "") for d in r.diagnostics], r.resolved
+
+
+def same_as_dict(value: Any, as_dict: dict[str, Any], **kw: Any) -> sandgate.Result:
+    got = sandgate.check(value, **kw)
+    want = sandgate.check(as_dict, **kw)
+    assert summary(got) == summary(want)
+    return got
+
+
+def test_plain_dict() -> None:
+    r = sandgate.check({"container_image": "python:3.12", "resources": RES}, policy=POLICY)
+    assert r.ok, r.diagnostics
+    assert r.resolved["container_image"] == "python:3.12"
+    assert r.qos_class == "Guaranteed"
+
+
+def test_mapping_that_is_not_a_dict() -> None:
+    value = FrozenMapping({"container_image": "python:3.12", "resources": FrozenMapping(dict(RES))})
+    same_as_dict(value, {"container_image": "python:3.12", "resources": dict(RES)}, policy=FrozenMapping(POLICY))
+
+
+def test_mapping_proxy() -> None:
+    same_as_dict(types.MappingProxyType({"resources": RES}), {"resources": RES})
+
+
+def test_lists_and_tuples_are_the_same() -> None:
+    same_as_dict({"resources": RES, "tags": ("a", "b")}, {"resources": RES, "tags": ["a", "b"]})
+
+
+def test_sdk_sandbox_defaults_as_the_defaults_layer() -> None:
+    defaults = SandboxDefaults(container_image="python:3.12", max_lifetime_seconds=1200, annotations={"team": "ml"})
+    r = sandgate.check({"resources": RES}, defaults=defaults)
+    assert r.ok, r.diagnostics
+    assert r.resolved["container_image"] == "python:3.12"
+    assert r.resolved["max_lifetime_seconds"] == 1200
+    assert r.resolved["annotations"] == {"team": "ml"}
+    assert r.provenance["/container_image"] == "defaults"
+
+
+def test_default_sandbox_defaults_add_no_diagnostics() -> None:
+    r = sandgate.check({"resources": RES}, defaults=SandboxDefaults())
+    assert r.ok and not r.warnings, r.diagnostics
+
+
+def test_sdk_sandbox_defaults_credentials_are_not_read() -> None:
+    class Exploding:
+        def __getattribute__(self, name: str) -> Any:
+            raise AssertionError("auth must not be read")
+
+    defaults = SandboxDefaults(auth=Exploding())  # type: ignore[arg-type]
+    assert sandgate.check({"resources": RES}, defaults=defaults).ok
+
+
+def test_sdk_resource_options() -> None:
+    ro = ResourceOptions(requests={"cpu": "1", "memory": "1Gi"}, limits={"cpu": "2", "memory": "2Gi"})
+    r = same_as_dict({"resources": ro}, {"resources": {"requests": ro.requests, "limits": ro.limits}})
+    assert r.qos_class == "Burstable"
+
+
+def test_sdk_network_options_and_egress_rules() -> None:
+    net = NetworkOptions(egress=[EgressRule(dns_name="pypi.org")])
+    same_as_dict(
+        {"resources": RES, "network": net},
+        {"resources": RES, "network": {"egress": [{"dns_name": "pypi.org", "any": False}]}},
+    )
+
+
+def test_sdk_secret() -> None:
+    s = Secret(store="vault", name="token", env_var="TOKEN")
+    same_as_dict(
+        {"resources": RES, "secrets": [s]},
+        {"resources": RES, "secrets": [{"store": "vault", "name": "token", "field": "", "env_var": "TOKEN"}]},
+    )
+
+
+def test_sdk_secrets_that_conflict_are_reported() -> None:
+    a = Secret(store="vault", name="one", env_var="TOKEN")
+    b = Secret(store="vault", name="two", env_var="TOKEN")
+    r = sandgate.check({"resources": RES, "secrets": [a, b]})
+    assert any(d.code == "SG_SECRET_CONFLICT" for d in r.errors), r.diagnostics
+
+
+def test_sdk_scratch_volume_options() -> None:
+    v = ScratchVolumeOptions(name="scratch", mount_path="/scratch", size="1Gi")
+    same_as_dict(
+        {"resources": RES, "volumes": [v]},
+        {"resources": RES, "volumes": [{"name": "scratch", "mount_path": "/scratch", "size": "1Gi", "read_only": False}]},
+    )
+
+
+def test_sdk_scratch_volume_under_a_reserved_path_is_reported_at_its_field() -> None:
+    v = ScratchVolumeOptions(name="bad", mount_path="/proc/x")
+    r = sandgate.check({"resources": RES, "volumes": [v]})
+    assert [d.path for d in r.errors] == ["/volumes/0/mount_path"], r.diagnostics
+
+
+def test_sdk_service() -> None:
+    same_as_dict(
+        {"resources": RES, "services": [Service(port=8080, name="web")]},
+        {"resources": RES, "services": [{"port": 8080, "name": "web"}]},
+    )
+
+
+def test_sdk_file_system_snapshot_options() -> None:
+    fss = FileSystemSnapshotOptions(mount_path="/workspace")
+    same_as_dict(
+        {"resources": RES, "file_system_snapshot": fss},
+        {"resources": RES, "file_system_snapshot": {"mount_path": "/workspace", "name": "workspace"}},
+    )
+
+
+def test_sdk_str_enums_are_their_values() -> None:
+    r = same_as_dict(
+        {"resources": RES, "placement_mode": PlacementMode.CKS},
+        {"resources": RES, "placement_mode": "cks"},
+    )
+    assert r.placement_mode == "cks"
+
+
+def test_omegaconf_dictconfig() -> None:
+    cfg = OmegaConf.create(
+        {
+            "image": "python:3.12",
+            "sandbox": {"container_image": "${image}", "resources": RES, "tags": ["a", "b"]},
+        }
+    )
+    r = same_as_dict(cfg.sandbox, {"container_image": "python:3.12", "resources": RES, "tags": ["a", "b"]})
+    assert r.resolved["tags"] == ["a", "b"]
+
+
+def test_omegaconf_dictconfig_policy() -> None:
+    policy = sandgate.Policy.from_dict(OmegaConf.create(POLICY))
+    assert policy.ok, policy.diagnostics
+    r = sandgate.check({"resources": {"cpu": "8", "memory": "1Gi"}}, policy=policy)
+    assert [d.code for d in r.errors] == ["SG_RESOURCE_ABOVE_MAX"]
+
+
+def test_omegaconf_missing_value_is_a_diagnostic() -> None:
+    cfg = OmegaConf.create({"container_image": "???", "resources": RES})
+    r = sandgate.check(cfg)
+    assert not r.ok
+    assert [(d.code, d.path) for d in r.errors] == [("SG_TYPE_MISMATCH", "")]
+    assert "MissingMandatoryValue" in r.errors[0].message
+
+
+def test_yaml_text() -> None:
+    r = same_as_dict("resources: {cpu: '1', memory: 1Gi}\n", {"resources": RES})
+    assert r.ok
+
+
+def test_text_diagnostics_have_positions() -> None:
+    r = sandgate.check("resources:\n  cpu: 1\n  memory: 1Gi\n")
+    [d] = r.errors
+    assert d.source is not None and (d.source.line, d.source.column) == (2, 8)
+    assert str(d) == f"<sandbox>:2:8: error[{d.code}] {d.message}" + (f" — {d.hint}" if d.hint else "")
+
+
+def test_json_text_and_bytes() -> None:
+    text = json.dumps({"resources": RES})
+    same_as_dict(text, {"resources": RES})
+    same_as_dict(text.encode(), {"resources": RES})
+
+
+def test_files(tmp_path: Path) -> None:
+    sandbox = tmp_path / "sandbox.yaml"
+    sandbox.write_text("resources:\n  cpu: 16\n  memory: 1Gi\n")
+    policy = tmp_path / "policy.json"
+    policy.write_text(json.dumps(POLICY))
+    r = sandgate.check(sandbox, policy=policy)
+    [d] = r.errors
+    assert d.source is not None and d.source.file == str(sandbox)
+    assert str(d).startswith(f"{sandbox}:2:8: error[")
+
+
+def test_missing_file_raises_oserror(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        sandgate.check(tmp_path / "nope.yaml")
+    with pytest.raises(FileNotFoundError):
+        sandgate.Policy.load(tmp_path / "nope.yaml")
+
+
+def test_every_input_kind_for_runners_and_org(tmp_path: Path) -> None:
+    runners = {"runners": [{"runner_id": "gpu-east", "gpu_types": [{"type": "H100", "memory_gb": 80}], "max_gpu_count": 8}]}
+    sandbox = {"runner_ids": ["gpu-east"], "resources": {"cpu": "8", "memory": "64Gi", "gpu": {"count": 1, "type": "H100"}}}
+    org = {"gpu_allowed": True}
+    path = tmp_path / "runners.json"
+    path.write_text(json.dumps(runners))
+    for r_in, o_in in [(runners, org), (json.dumps(runners), "gpu_allowed: true"), (path, FrozenMapping(org))]:
+        r = sandgate.check(sandbox, runners=r_in, org=o_in)
+        assert r.ok, r.diagnostics
+        assert r.runner == "gpu-east"
+        assert r.gpu is not None and r.gpu["count"] == 1
+
+
+def test_overrides_layer_wins() -> None:
+    r = sandgate.check(
+        {"resources": RES, "max_lifetime_seconds": 1800},
+        defaults={"max_lifetime_seconds": 1200},
+        overrides={"max_lifetime_seconds": 3600},
+    )
+    assert r.resolved["max_lifetime_seconds"] == 3600
+    assert r.provenance["/max_lifetime_seconds"] == "function"

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The Python binding's suite: build and install bindings/python into .venv, run its pytest suite
+# (conformance vectors, input kinds, exceptions, the pre-submit hook against cwsandbox, hostile
+# values, threads) and mypy --strict on the typed example. Needs scripts/install-deps.sh first.
+# No network: the build uses the venv's scikit-build-core and pybind11 (no build isolation).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+if [ ! -x .venv/bin/python ]; then
+  echo "test-python: .venv is missing; run scripts/install-deps.sh first" >&2
+  exit 1
+fi
+
+# A persistent CMake build directory under build/ (git-ignored): a second run rebuilds only what
+# changed instead of the whole core.
+echo "test-python: building and installing bindings/python"
+.venv/bin/python -m pip install --quiet --no-build-isolation --no-deps \
+  --config-settings=build-dir="$root/build/python/{wheel_tag}" \
+  ./bindings/python
+
+echo "test-python: pytest"
+.venv/bin/pytest -q bindings/python/tests
+
+echo "test-python: mypy --strict on the typed example"
+.venv/bin/mypy --strict --cache-dir build/python/mypy-cache bindings/python/examples/typed_usage.py
