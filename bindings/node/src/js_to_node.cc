@@ -135,7 +135,7 @@ class Reader {
       Outcome o = read(value, out.root, 0);
       if (o == Outcome::omit) out.root = Node::make_null();
     } catch (const JsFailure& f) {
-      report(Code::TYPE_MISMATCH, "the value could not be read: " + f.message, "pass plain objects, arrays and primitives");
+      report(Code::VALUE_READ_FAILED, "the value could not be read: " + f.message, "pass plain objects, arrays and primitives");
       out.root = Node::make_null();
     }
     out.usable = !stopped_;
@@ -182,7 +182,7 @@ class Reader {
     return Outcome::stop;
   }
   Outcome reject(std::string what, std::string hint = "pass plain objects, arrays and primitives") {
-    report(Code::TYPE_MISMATCH, what + " has no JSON form", std::move(hint));
+    report(Code::VALUE_UNSUPPORTED, what + " has no JSON form", std::move(hint));
     return Outcome::omit;
   }
 
@@ -354,7 +354,7 @@ class Reader {
     for (std::size_t i = 0; i < ancestors_.size(); ++i) {
       if (strict_equals(ancestors_[i], obj)) {
         std::string target = pointer(i);
-        report(Code::DOC_TOO_DEEP, "the value refers back to its enclosing object at \"" + target + "\" (a cycle)",
+        report(Code::VALUE_CYCLE, "the value refers back to its enclosing object at \"" + target + "\" (a cycle)",
                "pass a copy without the circular reference");
         return true;
       }
@@ -378,7 +378,7 @@ class Reader {
         ok(env_, napi_get_element(env_, arr, i, &v));
         o = read(v, item, depth + 1);
       } catch (const JsFailure& f) {
-        report(Code::TYPE_MISMATCH, "reading this element threw: " + f.message);
+        report(Code::VALUE_READ_FAILED, "reading this element threw: " + f.message);
         o = Outcome::omit;
       }
       tokens_.pop_back();
@@ -406,7 +406,7 @@ class Reader {
       napi_valuetype kt = napi_undefined;
       ok(env_, napi_typeof(env_, key, &kt));
       if (kt != napi_string) {
-        if (!symbol_reported) report(Code::TYPE_MISMATCH, "a Symbol key has no JSON form", "use string keys");
+        if (!symbol_reported) report(Code::VALUE_UNSUPPORTED, "a Symbol key has no JSON form", "use string keys");
         symbol_reported = true;
         continue;
       }
@@ -421,7 +421,7 @@ class Reader {
         ok(env_, napi_get_property(env_, obj, key, &v));
         o = read(v, value, depth + 1);
       } catch (const JsFailure& f) {
-        report(Code::TYPE_MISMATCH, "reading this property threw: " + f.message, "pass a plain copy of the object");
+        report(Code::VALUE_READ_FAILED, "reading this property threw: " + f.message, "pass a plain copy of the object");
         o = Outcome::omit;
       }
       tokens_.pop_back();

@@ -19,8 +19,8 @@ test('wrong types for a whole layer', () => {
     assert.equal(r.ok, false, String(v));
     assert.ok(find(r, 'SG_NOT_AN_OBJECT', ''), `${String(v)}: ${JSON.stringify(r.diagnostics)}`);
   }
-  expectDiag(check(() => 1), 'SG_TYPE_MISMATCH', '');
-  expectDiag(check(Symbol('s')), 'SG_TYPE_MISMATCH', '');
+  expectDiag(check(() => 1), 'SG_VALUE_UNSUPPORTED', '');
+  expectDiag(check(Symbol('s')), 'SG_VALUE_UNSUPPORTED', '');
   // null and undefined are an empty layer, as `null` in a file is.
   assert.equal(check(null).ok, true);
   assert.equal(check(undefined).ok, true);
@@ -28,16 +28,17 @@ test('wrong types for a whole layer', () => {
 
 test('functions, Symbols, NaN and Infinity are reported where they are', () => {
   const r = check({ ...base, annotations: { a: () => 1, b: Symbol('x') }, tags: [Symbol('t')], max_lifetime_seconds: NaN, timeout_seconds: -Infinity });
-  expectDiag(r, 'SG_TYPE_MISMATCH', '/annotations/a');
-  expectDiag(r, 'SG_TYPE_MISMATCH', '/annotations/b');
-  expectDiag(r, 'SG_TYPE_MISMATCH', '/tags/0');
-  expectDiag(r, 'SG_TYPE_MISMATCH', '/max_lifetime_seconds');
-  expectDiag(r, 'SG_TYPE_MISMATCH', '/timeout_seconds');
+  expectDiag(r, 'SG_VALUE_UNSUPPORTED', '/annotations/a');
+  expectDiag(r, 'SG_VALUE_UNSUPPORTED', '/annotations/b');
+  expectDiag(r, 'SG_VALUE_UNSUPPORTED', '/tags/0');
+  expectDiag(r, 'SG_VALUE_UNSUPPORTED', '/max_lifetime_seconds');
+  expectDiag(r, 'SG_VALUE_UNSUPPORTED', '/timeout_seconds');
+  assert.equal(r.diagnostics.filter((d) => d.severity === 'error').length, 5, 'each bad value is reported once');
 });
 
 test('Symbol keys are reported; undefined members are options not given', () => {
   const r = check({ ...base, [Symbol('k')]: 1, container_image: undefined });
-  expectDiag(r, 'SG_TYPE_MISMATCH', '');
+  expectDiag(r, 'SG_VALUE_UNSUPPORTED', '');
   assert.equal(r.resolved.container_image, 'python:3.11', 'undefined leaves the default');
 });
 
@@ -45,16 +46,16 @@ test('cycles are reported at the reference that closes them', () => {
   const a = { ...base, annotations: {} };
   a.annotations.self = a;
   const r = check(a);
-  const d = expectDiag(r, 'SG_DOC_TOO_DEEP', '/annotations/self');
+  const d = expectDiag(r, 'SG_VALUE_CYCLE', '/annotations/self');
   assert.match(d.message, /cycle/);
   const list = [];
   list.push(list);
-  expectDiag(check({ ...base, tags: list }), 'SG_DOC_TOO_DEEP', '/tags/0');
+  expectDiag(check({ ...base, tags: list }), 'SG_VALUE_CYCLE', '/tags/0');
   const p = {};
   p.base = { spec: p };
   const pol = Policy.fromObject(p);
   assert.equal(pol.ok, false);
-  assert.ok(pol.diagnostics.some((x) => x.code === 'SG_DOC_TOO_DEEP' && x.path === '/base/spec' && x.input === 'policy'));
+  assert.ok(pol.diagnostics.some((x) => x.code === 'SG_VALUE_CYCLE' && x.path === '/base/spec' && x.input === 'policy'));
 });
 
 test('shared (non-circular) references are fine', () => {
@@ -93,25 +94,25 @@ test('getters that throw are reported and the exception does not escape', () => 
   const spec = { ...base };
   Object.defineProperty(spec, 'container_image', { enumerable: true, get() { throw new Error('boom'); } });
   const r = check(spec);
-  const d = expectDiag(r, 'SG_TYPE_MISMATCH', '/container_image');
+  const d = expectDiag(r, 'SG_VALUE_READ_FAILED', '/container_image');
   assert.match(d.message, /boom/);
   // A thrown non-Error, and a thrown object whose message getter throws too.
   const odd = {};
   Object.defineProperty(odd, 'a', { enumerable: true, get() { throw 42; } }); // eslint-disable-line no-throw-literal
   Object.defineProperty(odd, 'b', { enumerable: true, get() { throw { get message() { throw new Error('again'); } }; } });
   const r2 = check({ ...base, annotations: odd });
-  expectDiag(r2, 'SG_TYPE_MISMATCH', '/annotations/a');
-  expectDiag(r2, 'SG_TYPE_MISMATCH', '/annotations/b');
+  expectDiag(r2, 'SG_VALUE_READ_FAILED', '/annotations/a');
+  expectDiag(r2, 'SG_VALUE_READ_FAILED', '/annotations/b');
 });
 
 test('Proxies: throwing traps, revoked proxies and endless fresh objects', () => {
   const throwing = new Proxy({}, { ownKeys() { throw new Error('no keys'); } });
-  expectDiag(check({ ...base, annotations: throwing }), 'SG_TYPE_MISMATCH', '/annotations');
+  expectDiag(check({ ...base, annotations: throwing }), 'SG_VALUE_READ_FAILED', '/annotations');
   const getThrows = new Proxy({ a: 1 }, { get() { throw new TypeError('no get'); } });
-  expectDiag(check({ ...base, annotations: getThrows }), 'SG_TYPE_MISMATCH', '/annotations/a');
+  expectDiag(check({ ...base, annotations: getThrows }), 'SG_VALUE_READ_FAILED', '/annotations/a');
   const { proxy, revoke } = Proxy.revocable({}, {});
   revoke();
-  expectDiag(check({ ...base, annotations: proxy }), 'SG_TYPE_MISMATCH', '/annotations');
+  expectDiag(check({ ...base, annotations: proxy }), 'SG_VALUE_READ_FAILED', '/annotations');
   const endless = new Proxy({}, {
     ownKeys: () => ['next'],
     getOwnPropertyDescriptor: () => ({ enumerable: true, configurable: true, value: undefined }),
@@ -144,8 +145,8 @@ test('integers and fractions keep their kind; doubles past int64 are flagged', (
 test('Dates, Maps, Sets, RegExps, Promises, Errors and boxed primitives are named', () => {
   const values = { d: new Date(0), m: new Map([['a', 'b']]), s: new Set(), r: /x/, p: Promise.resolve(), e: new Error('x'), b: new String('x') };
   const r = check({ ...base, annotations: values });
-  for (const key of Object.keys(values)) expectDiag(r, 'SG_TYPE_MISMATCH', `/annotations/${key}`);
-  assert.match(find(r, 'SG_TYPE_MISMATCH', '/annotations/m').hint, /Object\.fromEntries/);
+  for (const key of Object.keys(values)) expectDiag(r, 'SG_VALUE_UNSUPPORTED', `/annotations/${key}`);
+  assert.match(find(r, 'SG_VALUE_UNSUPPORTED', '/annotations/m').hint, /Object\.fromEntries/);
 });
 
 test('frozen, prototype-less and class-instance objects are read like plain ones', () => {
@@ -177,15 +178,15 @@ test('hostile values in every input, and through every entry point', async () =>
   cyc.c = cyc;
   for (const key of ['policy', 'runners', 'org', 'defaults', 'overrides']) {
     const r = check(base, { [key]: evil });
-    assert.ok(r.diagnostics.some((d) => d.code === 'SG_TYPE_MISMATCH' && d.input === key && d.path === '/x'), `${key}: ${JSON.stringify(r.diagnostics)}`);
+    assert.ok(r.diagnostics.some((d) => d.code === 'SG_VALUE_READ_FAILED' && d.input === key && d.path === '/x'), `${key}: ${JSON.stringify(r.diagnostics)}`);
     assert.equal(r.ok, false);
     const c = check(base, { [key]: cyc });
-    assert.ok(c.diagnostics.some((d) => d.code === 'SG_DOC_TOO_DEEP' && d.input === key), `${key} cycle`);
+    assert.ok(c.diagnostics.some((d) => d.code === 'SG_VALUE_CYCLE' && d.input === key), `${key} cycle`);
   }
   assert.equal(validatePolicy(evil).ok, false);
   assert.equal(validatePolicy(Symbol('p')).ok, false);
-  expectDiag(normalizeResources(cyc), 'SG_DOC_TOO_DEEP', '/resources/c');
-  expectDiag(normalizeResources(evil), 'SG_TYPE_MISMATCH', '/resources/x');
+  expectDiag(normalizeResources(cyc), 'SG_VALUE_CYCLE', '/resources/c');
+  expectDiag(normalizeResources(evil), 'SG_VALUE_READ_FAILED', '/resources/x');
   const trap = new Proxy({}, { getOwnPropertyDescriptor() { throw new Error('trap'); }, ownKeys() { throw new Error('trap'); } });
   const results = await checkMany([evil, cyc, { sandbox: base, policy: evil }, 7, trap]);
   assert.deepEqual(results.map((r) => r.ok), [false, false, false, false, false]);

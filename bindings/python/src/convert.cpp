@@ -149,7 +149,7 @@ class Converter {
   // Enters a container: checks for a cycle and the depth limit.
   bool open(PyObject* o) {
     if (std::find(open_.begin(), open_.end(), o) != open_.end()) {
-      report(Code::DOC_TOO_DEEP, "the " + type_name(o) + " contains itself (a reference cycle)",
+      report(Code::VALUE_CYCLE, "the " + type_name(o) + " contains itself (a reference cycle)",
              "pass a tree of values; YAML and JSON have no cycles");
       return false;
     }
@@ -188,7 +188,7 @@ class Converter {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
     if (v == -1 && PyErr_Occurred()) {
-      report(Code::TYPE_MISMATCH, "the integer cannot be read: " + take_error());
+      report(Code::VALUE_READ_FAILED, "the integer cannot be read: " + take_error());
       return Node::make_null();
     }
     if (overflow == 0) return Node::make_int(static_cast<std::int64_t>(v));
@@ -252,7 +252,7 @@ class Converter {
   // Reads a key; only strings name members (JSON and the SDK's keyword arguments alike).
   bool key_text(PyObject* key, std::string& out) {
     if (!PyUnicode_Check(key)) {
-      report(Code::TYPE_MISMATCH,
+      report(Code::VALUE_UNSUPPORTED,
              "a key must be a string, not " + type_name(key) + " (" + describe(key) + ")",
              "use str keys");
       return false;
@@ -292,7 +292,7 @@ class Converter {
       py::object value = py::reinterpret_borrow<py::object>(v);
       member(obj, key.ptr(), value.ptr(), nullptr);
       if (PyDict_Size(o) != size) {
-        report(Code::TYPE_MISMATCH, "the dict changed size while it was being read");
+        report(Code::VALUE_READ_FAILED, "the dict changed size while it was being read");
         break;
       }
     }
@@ -332,13 +332,13 @@ class Converter {
       Py_DECREF(i);
       return n;
     }
-    report(Code::TYPE_MISMATCH, "a value of type " + type_name(o) + " (" + describe(o) + ") cannot be checked",
+    report(Code::VALUE_UNSUPPORTED, "a value of type " + type_name(o) + " (" + describe(o) + ") cannot be checked",
            "use dicts, lists, str, int, float, bool, None, or the SDK's option dataclasses");
     return Node::make_null();
   }
 
   Node failed(const std::string& what) {
-    report(Code::TYPE_MISMATCH, "the value raised " + take_error() + " while " + what,
+    report(Code::VALUE_READ_FAILED, "the value raised " + take_error() + " while " + what,
            "pass plain data (dicts, lists, strings, numbers)");
     return Node::make_null();
   }
@@ -379,7 +379,7 @@ class Converter {
     try {
       names = field_names(o);
     } catch (py::error_already_set& e) {
-      report(Code::TYPE_MISMATCH, "the fields of the " + type_name(o) + " cannot be read: " + error_text(e));
+      report(Code::VALUE_READ_FAILED, "the fields of the " + type_name(o) + " cannot be read: " + error_text(e));
       return Node::make_null();
     }
     if (!open(o)) return Node::make_null();
@@ -390,7 +390,7 @@ class Converter {
       Step step(path_, key);
       PyObject* v = PyObject_GetAttr(o, name.ptr());
       if (!v) {
-        report(Code::TYPE_MISMATCH, "reading the field raised " + take_error(),
+        report(Code::VALUE_READ_FAILED, "reading the field raised " + take_error(),
                "pass plain data (dicts, lists, strings, numbers)");
         continue;
       }
@@ -424,7 +424,7 @@ class Converter {
       }
       py::object hold = py::reinterpret_steal<py::object>(pair);
       if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
-        report(Code::TYPE_MISMATCH, "items() of the " + type_name(o) + " yielded " + describe(pair) + ", not a (key, value) pair");
+        report(Code::VALUE_READ_FAILED, "items() of the " + type_name(o) + " yielded " + describe(pair) + ", not a (key, value) pair");
         break;
       }
       member(obj, PyTuple_GET_ITEM(pair, 0), PyTuple_GET_ITEM(pair, 1), &seen);

@@ -188,7 +188,7 @@ def test_omegaconf_missing_value_is_a_diagnostic() -> None:
     cfg = OmegaConf.create({"container_image": "???", "resources": RES})
     r = sandgate.check(cfg)
     assert not r.ok
-    assert [(d.code, d.path) for d in r.errors] == [("SG_TYPE_MISMATCH", "")]
+    assert [(d.code, d.path) for d in r.errors] == [("SG_VALUE_READ_FAILED", "")]
     assert "MissingMandatoryValue" in r.errors[0].message
 
 

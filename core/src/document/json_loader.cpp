@@ -5,6 +5,7 @@
 
 #include "util/rapidjson.h"
 
+#include "document/load_notes.h"
 #include "document/loaders.h"
 #include "document/scalar_resolver.h"
 
@@ -14,8 +15,8 @@ namespace {
 class JsonBuilder {
  public:
   JsonBuilder(std::string_view text, const LineIndex& lines, const Limits& limits, DiagnosticSink& sink,
-              const rapidjson::StringStream& stream)
-      : text_(text), lines_(lines), limits_(limits), sink_(sink), stream_(stream) {}
+              LoadNotes& notes, const rapidjson::StringStream& stream)
+      : text_(text), lines_(lines), limits_(limits), sink_(sink), notes_(notes), stream_(stream) {}
 
   bool Null() { return scalar(Node::make_null()); }
   bool Bool(bool b) { return scalar(Node::make_bool(b)); }
@@ -30,7 +31,12 @@ class JsonBuilder {
     return scalar(std::move(n));
   }
   bool String(const char* str, rapidjson::SizeType len, bool) {
-    return scalar(Node::make_string(std::string(str, len)));
+    Node n = Node::make_string(std::string(str, len));
+    n.mark = start_mark();
+    check_nul(n.text, n.mark);
+    if (!count(n.mark)) return false;
+    place(std::move(n));
+    return true;
   }
   bool StartObject() { return open(Node::make_object()); }
   bool Key(const char* str, rapidjson::SizeType len, bool) {
@@ -38,11 +44,11 @@ class JsonBuilder {
     Frame& f = stack_.back();
     f.key.assign(str, len);
     f.key_mark = m;
+    check_nul(f.key, m);
     f.drop_value = is_duplicate(f);
-    if (f.drop_value) {
-      sink_.add(Code::DUPLICATE_KEY, pointer_join(f.path, f.key), m,
-                "the key \"" + f.key + "\" appears twice in the same object",
-                "remove one of them; sandgate never picks a winner");
+    if (f.drop_value && notes_.has_room(Code::DUPLICATE_KEY, m)) {
+      notes_.add(Code::DUPLICATE_KEY, child_path(), m, "the key " + shown_text(f.key) + " appears twice in the same object",
+                 "remove one of them; sandgate never picks a winner");
     }
     return true;
   }
@@ -53,6 +59,14 @@ class JsonBuilder {
   bool has_root() const { return has_root_; }
   Node take_root() { return std::move(root_); }
   bool stopped_by_limit() const { return limit_hit_; }
+  // The path of the value being read now.
+  std::string child_path() const {
+    std::string out;
+    for (const Frame& f : stack_) {
+      out = f.node.is_array() ? pointer_join(out, f.node.items.size()) : pointer_join(out, f.key);
+    }
+    return out;
+  }
 
  private:
   struct Frame {
@@ -60,7 +74,6 @@ class JsonBuilder {
     std::string key;
     Mark key_mark;
     bool drop_value = false;
-    std::string path;
     std::unordered_set<std::string> keys;
   };
 
@@ -68,6 +81,7 @@ class JsonBuilder {
   const LineIndex& lines_;
   const Limits& limits_;
   DiagnosticSink& sink_;
+  LoadNotes& notes_;
   const rapidjson::StringStream& stream_;
   std::vector<Frame> stack_;
   Node root_;
@@ -76,21 +90,23 @@ class JsonBuilder {
   std::size_t nodes_ = 0;
   std::size_t last_end_ = 0;
 
-  // RapidJSON reports events after reading a token; the token began at the first character after
-  // the previous token that is neither white space nor a separator.
+  // RapidJSON calls the handler with the stream still at the token's first character: it takes
+  // `{`/`[` after the call, and reads strings and numbers on a local copy of the stream that is
+  // written back after the call. So the token begins at Tell() (past any white space or separator).
   Mark start_mark() {
-    std::size_t pos = last_end_;
+    std::size_t pos = std::max(last_end_, static_cast<std::size_t>(stream_.Tell()));
     while (pos < text_.size() && (text_[pos] == ' ' || text_[pos] == '\t' || text_[pos] == '\n' ||
                                   text_[pos] == '\r' || text_[pos] == ',' || text_[pos] == ':')) {
       ++pos;
     }
-    last_end_ = stream_.Tell();
     return lines_.at_offset(pos);
   }
 
-  std::string child_path() const {
-    const Frame& f = stack_.back();
-    return f.node.is_array() ? pointer_join(f.path, f.node.items.size()) : pointer_join(f.path, f.key);
+  // An escape (\u0000) can put a NUL into a string although the text has none.
+  void check_nul(const std::string& s, Mark m) {
+    if (s.find('\0') == std::string::npos || !notes_.has_room(Code::NUL_BYTE, m)) return;
+    notes_.add(Code::NUL_BYTE, child_path(), m, "the string contains a NUL character (written as \\u0000)",
+               "remove it; C and many tools cut the text there");
   }
 
   static bool is_duplicate(Frame& f) {
@@ -109,7 +125,7 @@ class JsonBuilder {
 
   bool count(Mark m) {
     if (++nodes_ > limits_.max_nodes) {
-      sink_.add(Code::DOC_TOO_MANY_NODES, stack_.empty() ? std::string() : child_path(), m,
+      sink_.add(Code::DOC_TOO_MANY_NODES, child_path(), m,
                 "the document has more than " + std::to_string(limits_.max_nodes) + " nodes", "split the document");
       limit_hit_ = true;
       return false;
@@ -127,7 +143,7 @@ class JsonBuilder {
   bool open(Node n) {
     n.mark = start_mark();
     if (static_cast<int>(stack_.size()) >= limits_.max_depth) {
-      sink_.add(Code::DOC_TOO_DEEP, stack_.empty() ? std::string() : child_path(), n.mark,
+      sink_.add(Code::DOC_TOO_DEEP, child_path(), n.mark,
                 "objects and lists are nested deeper than " + std::to_string(limits_.max_depth) + " levels",
                 "flatten the document, or raise the depth limit");
       limit_hit_ = true;
@@ -135,7 +151,6 @@ class JsonBuilder {
     }
     if (!count(n.mark)) return false;
     Frame f;
-    f.path = stack_.empty() ? std::string() : child_path();
     f.node = std::move(n);
     stack_.push_back(std::move(f));
     return true;
@@ -173,6 +188,19 @@ class JsonBuilder {
   }
 };
 
+// RapidJSON refuses numbers beyond the double range (1e400, 400-digit integers) even when it
+// keeps numbers as text. That is not a syntax error: the value does not fit any field.
+void report_huge_number(std::string_view text, std::size_t offset, const std::string& path, const LineIndex& lines,
+                        DiagnosticSink& sink) {
+  std::size_t end = offset;
+  while (end < text.size() && std::string_view("+-.0123456789eE").find(text[end]) != std::string_view::npos) ++end;
+  std::string literal(text.substr(offset, end - offset));
+  if (literal.size() > 40) literal = literal.substr(0, 40) + "…";
+  sink.add(Code::INTEGER_RANGE, path, lines.at_offset(offset),
+           "the number " + literal + " is too large to be read: it does not fit any field",
+           "numbers are never wrapped or rounded; write a value in the field's range");
+}
+
 }  // namespace
 
 bool load_json(std::string_view text, const LineIndex& lines, const Limits& limits, Node& root,
@@ -180,16 +208,22 @@ bool load_json(std::string_view text, const LineIndex& lines, const Limits& limi
   // RapidJSON's StringStream needs a NUL-terminated buffer; the text has no NUL (checked before).
   std::string buffer(text);
   rapidjson::StringStream stream(buffer.c_str());
-  JsonBuilder builder(text, lines, limits, sink, stream);
+  LoadNotes notes(sink);
+  JsonBuilder builder(text, lines, limits, sink, notes, stream);
   rapidjson::Reader reader;
   constexpr unsigned k_flags = rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag |
                                rapidjson::kParseNumbersAsStringsFlag;
   rapidjson::ParseResult r = reader.Parse<k_flags>(stream, builder);
+  notes.finish();
   if (r.IsError()) {
     if (builder.stopped_by_limit()) return false;
     if (r.Code() == rapidjson::kParseErrorDocumentEmpty) {
       sink.add(Code::EMPTY_DOCUMENT, "", Mark{1, 1}, "the document is empty",
                "write an object, or {} for an empty one");
+      return false;
+    }
+    if (r.Code() == rapidjson::kParseErrorNumberTooBig) {
+      report_huge_number(text, r.Offset(), builder.child_path(), lines, sink);
       return false;
     }
     sink.add(Code::SYNTAX, "", lines.at_offset(r.Offset()),

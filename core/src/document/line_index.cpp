@@ -3,21 +3,38 @@
 #include <algorithm>
 
 namespace sandgate {
+namespace {
+
+bool starts_code_point(char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }
+
+}  // namespace
 
 LineIndex::LineIndex(std::string_view text) : text_(text) {
   starts_.push_back(0);
+  block_points_.reserve(text.size() / k_block + 1);
+  std::size_t points = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
+    if (i % k_block == 0) block_points_.push_back(points);
+    if (starts_code_point(text[i])) ++points;
     if (text[i] == '\n') starts_.push_back(i + 1);
   }
 }
 
-int LineIndex::code_points(std::size_t from, std::size_t to) const {
-  int n = 0;
-  to = std::min(to, text_.size());
-  for (std::size_t i = from; i < to; ++i) {
-    if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) ++n;
+std::size_t LineIndex::points_before(std::size_t offset) const {
+  offset = std::min(offset, text_.size());
+  if (block_points_.empty()) return 0;
+  std::size_t block = std::min(offset / k_block, block_points_.size() - 1);
+  std::size_t n = block_points_[block];
+  for (std::size_t i = block * k_block; i < offset; ++i) {
+    if (starts_code_point(text_[i])) ++n;
   }
   return n;
+}
+
+int LineIndex::code_points(std::size_t from, std::size_t to) const {
+  to = std::min(to, text_.size());
+  if (to <= from) return 0;
+  return static_cast<int>(points_before(to) - points_before(from));
 }
 
 Mark LineIndex::at_offset(std::size_t offset) const {
@@ -25,6 +42,13 @@ Mark LineIndex::at_offset(std::size_t offset) const {
   auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
   std::size_t line = static_cast<std::size_t>(it - starts_.begin()) - 1;
   return Mark{static_cast<std::int32_t>(line + 1), code_points(starts_[line], offset) + 1};
+}
+
+std::size_t LineIndex::offset_of(int line0, int byte_column0) const {
+  if (line0 < 0) return 0;
+  if (static_cast<std::size_t>(line0) >= starts_.size()) return text_.size();
+  std::size_t start = starts_[static_cast<std::size_t>(line0)];
+  return std::min(text_.size(), start + static_cast<std::size_t>(std::max(byte_column0, 0)));
 }
 
 Mark LineIndex::at_line_byte(int line0, int byte_column0) const {

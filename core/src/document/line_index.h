@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -16,10 +17,17 @@ class LineIndex {
   Mark at_offset(std::size_t offset) const;
   // Converts a 0-based line and 0-based byte column (as yaml-cpp reports) to a 1-based Mark.
   Mark at_line_byte(int line0, int byte_column0) const;
+  // The byte offset of a 0-based line and byte column, clamped to the text.
+  std::size_t offset_of(int line0, int byte_column0) const;
 
  private:
   std::string_view text_;
   std::vector<std::size_t> starts_;
+  // Code points before each block of k_block bytes. A minified 4 MiB document is one line with
+  // 100,000 nodes: counting from the line start for every node would be quadratic.
+  static constexpr std::size_t k_block = 256;
+  std::vector<std::size_t> block_points_;
+  std::size_t points_before(std::size_t offset) const;
   int code_points(std::size_t from, std::size_t to) const;
 };
 

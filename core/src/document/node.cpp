@@ -66,9 +66,13 @@ std::string Node::display() const {
       auto r = std::to_chars(buf, buf + sizeof buf, number);
       return std::string(buf, r.ptr);
     }
-    case NodeKind::string:
-      if (text.size() > k_max) return quote(text.substr(0, k_max)) + "…";
-      return quote(text);
+    case NodeKind::string: {
+      if (text.size() <= k_max) return quote(text);
+      // Cut on a character boundary: a split UTF-8 sequence would make the message invalid text.
+      std::size_t cut = k_max;
+      while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+      return quote(std::string_view(text).substr(0, cut)) + "…";
+    }
     case NodeKind::array: return "a list of " + std::to_string(items.size());
     case NodeKind::object: return "an object";
   }

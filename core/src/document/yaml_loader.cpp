@@ -1,8 +1,8 @@
 // YAML front end: yaml-cpp's event API driving our own tree builder. We never use YAML::Load or
 // YAML::LoadAll: LoadAll can loop forever on a 9-byte input, and neither gives us duplicate-key
 // errors, YAML 1.1 typing, alias budgets or per-node positions.
+#include <algorithm>
 #include <map>
-#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <unordered_set>
@@ -12,8 +12,10 @@
 #include <yaml-cpp/mark.h>
 #include <yaml-cpp/parser.h>
 
+#include "document/load_notes.h"
 #include "document/loaders.h"
 #include "document/scalar_resolver.h"
+#include "document/yaml_flow_guard.h"
 
 namespace sandgate::detail {
 namespace {
@@ -23,22 +25,65 @@ constexpr std::string_view k_core_tag_prefix = "tag:yaml.org,2002:";
 // Thrown from inside the event handler to stop parsing when a limit is hit.
 struct StopParsing : std::exception {};
 
+bool is_blank_or_break(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// Every name that follows a `*` anywhere in the text: a superset of the aliases the document
+// uses (yaml-cpp ends an alias name at white space or one of []{},). Only anchors named here
+// are copied when they complete, so unused anchors cost nothing.
+std::unordered_set<std::string> alias_names(std::string_view text) {
+  std::unordered_set<std::string> names;
+  for (std::size_t star = text.find('*'); star != std::string_view::npos; star = text.find('*', star + 1)) {
+    std::size_t end = star + 1;
+    while (end < text.size() && !is_blank_or_break(text[end]) &&
+           std::string_view("[]{},").find(text[end]) == std::string_view::npos) {
+      ++end;
+    }
+    if (end > star + 1) names.emplace(text.substr(star + 1, end - star - 1));
+  }
+  return names;
+}
+
+// The null word at `offset` (`~`, `null`, `Null`, `NULL`), or "" when the null was not written
+// (an empty value, an empty document).
+std::string_view null_word_at(std::string_view text, std::size_t offset) {
+  for (std::string_view w : {"null", "Null", "NULL", "~"}) {
+    if (text.substr(offset, w.size()) != w) continue;
+    std::size_t end = offset + w.size();
+    if (end == text.size() || is_blank_or_break(text[end]) ||
+        std::string_view(",]}:#").find(text[end]) != std::string_view::npos) {
+      return w;
+    }
+  }
+  return {};
+}
+
 class TreeBuilder : public YAML::EventHandler {
  public:
-  TreeBuilder(const LineIndex& lines, const Limits& limits, DiagnosticSink& sink)
-      : lines_(lines), limits_(limits), sink_(sink) {}
+  TreeBuilder(std::string_view text, const LineIndex& lines, const Limits& limits, DiagnosticSink& sink,
+              LoadNotes& notes)
+      : text_(text), lines_(lines), limits_(limits), sink_(sink), notes_(notes), referenced_(alias_names(text)) {}
 
   Node take_root() { return std::move(root_); }
   bool has_root() const { return has_root_; }
+  const YAML::Mark& document_start() const { return doc_start_; }
+  bool limit_hit() const { return limit_hit_; }
 
-  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentStart(const YAML::Mark& mark) override { doc_start_ = mark; }
   void OnDocumentEnd() override {}
+
+  // Called just before the node that carries the anchor.
+  void OnAnchor(const YAML::Mark&, const std::string& name) override {
+    next_anchor_referenced_ = referenced_.count(name) > 0;
+  }
 
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     Node n;
     n.kind = NodeKind::null;
     n.style = ScalarStyle::plain;
     n.mark = to_mark(mark);
+    // Keep the word as written: `null:` and `~:` are keys "null" and "~", and an empty document
+    // (nothing written) can be told from an explicit `null`.
+    n.text = std::string(null_word_at(text_, lines_.offset_of(mark.line, mark.column)));
     emit_scalar(std::move(n), anchor);
   }
 
@@ -53,10 +98,25 @@ class TreeBuilder : public YAML::EventHandler {
     if (it == anchors_.end()) {
       fail(Code::SYNTAX, m, "an alias refers to an anchor that is not complete yet (a node cannot contain itself)");
     }
+    if (!it->second.kept) fail(Code::SYNTAX, m, "an alias refers to an anchor that sandgate did not keep");
+    // A copy is placed without open events: the depth limit has to be checked here, or aliases
+    // of nested anchors would stack 64 levels on 64 levels.
+    if (stack_.size() + it->second.height > static_cast<std::size_t>(limits_.max_depth)) {
+      fail(Code::DOC_TOO_DEEP, m,
+           "an alias expands to objects and lists nested deeper than " + std::to_string(limits_.max_depth) + " levels",
+           "flatten the document, or raise the depth limit");
+    }
     count_nodes(it->second.size, m);
+    alias_bytes_ += it->second.bytes;
+    if (alias_bytes_ > limits_.max_bytes) {
+      fail(Code::YAML_ALIAS_LIMIT, m,
+           "aliases expand the document by more than " + std::to_string(limits_.max_bytes) + " bytes of text",
+           "expand fewer or smaller values");
+    }
+    text_bytes_ += it->second.bytes;
     Node copy = it->second.node;
     copy.mark = m;
-    place(std::move(copy), m, /*anchor=*/0, /*size=*/0);
+    place(std::move(copy), it->second.height);
   }
 
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
@@ -70,25 +130,18 @@ class TreeBuilder : public YAML::EventHandler {
       n.style = ScalarStyle::quoted;
       n.text = value;
     } else if (tag.rfind(k_core_tag_prefix, 0) == 0) {
-      std::string_view short_tag = std::string_view(tag).substr(k_core_tag_prefix.size());
-      if (short_tag != "str" && short_tag != "int" && short_tag != "float" && short_tag != "bool" &&
-          short_tag != "null") {
-        bad_tag(tag, n.mark);
-        n.kind = NodeKind::string;
-        n.text = value;
-      } else if (!resolve_tagged_scalar(short_tag, value, n)) {
-        sink_.add(Code::YAML_TAG, path(), n.mark,
-                  "the value \"" + value + "\" is not a valid !!" + std::string(short_tag),
-                  "remove the tag or write a value of that type");
-        n = Node::make_string(value);
-        n.style = ScalarStyle::quoted;
-        n.mark = to_mark(mark);
-      }
+      resolve_core_tag(tag, value, n);
     } else {
-      bad_tag(tag, n.mark);
+      bad_tag(tag, n.mark, scalar_path(value));
       n.kind = NodeKind::string;
       n.style = ScalarStyle::quoted;
       n.text = value;
+    }
+    // An escape ("\0", "\x00") can put a NUL into a value although the text has none.
+    if (value.find('\0') != std::string::npos && note_room(Code::NUL_BYTE, n.mark)) {
+      notes_.add(Code::NUL_BYTE, scalar_path(value), n.mark,
+                 "the value contains a NUL character (written as an escape)",
+                 "remove it; C and many tools cut the text there");
     }
     emit_scalar(std::move(n), anchor);
   }
@@ -113,58 +166,123 @@ class TreeBuilder : public YAML::EventHandler {
   struct Frame {
     Node node;
     YAML::anchor_t anchor = 0;
+    bool anchor_referenced = false;
     std::size_t nodes_before = 0;
+    std::size_t bytes_before = 0;
+    std::size_t height = 1;  // levels of collections from this one down
     // Maps alternate key and value events.
     bool expecting_key = true;
     bool drop_value = false;      // the key was rejected (duplicate, merge, not a scalar)
     bool collecting_key = false;  // a collection is being read as a key (to be rejected)
+    Mark key_collection_mark;
     std::string key;
     Mark key_mark;
     std::unordered_set<std::string> keys;  // used once the map grows past a few members
-    std::string path;
   };
   struct Anchored {
-    Node node;
+    Node node;  // empty unless kept
     std::size_t size = 0;
+    std::size_t bytes = 0;
+    std::size_t height = 0;  // 0 for a scalar
+    bool kept = false;
   };
 
+  std::string_view text_;
   const LineIndex& lines_;
   const Limits& limits_;
   DiagnosticSink& sink_;
+  LoadNotes& notes_;
+  std::unordered_set<std::string> referenced_;
+  bool next_anchor_referenced_ = false;
+  YAML::Mark doc_start_;
   std::vector<Frame> stack_;
   std::map<YAML::anchor_t, Anchored> anchors_;
   Node root_;
   bool has_root_ = false;
   std::size_t nodes_ = 0;
+  std::size_t text_bytes_ = 0;    // scalar and key text placed so far, alias copies included
+  std::size_t alias_bytes_ = 0;   // text added by alias copies
+  std::size_t copied_nodes_ = 0;  // nodes copied to keep anchors for later aliases
+  std::size_t copied_bytes_ = 0;
   int alias_uses_ = 0;
+  bool limit_hit_ = false;
 
   Mark to_mark(const YAML::Mark& m) const {
     if (m.is_null()) return Mark{};
     return lines_.at_line_byte(m.line, m.column);
   }
 
-  std::string path() const { return stack_.empty() ? std::string() : child_path(stack_.back()); }
+  bool expecting_key() const { return !stack_.empty() && stack_.back().node.is_object() && stack_.back().expecting_key; }
 
-  static std::string child_path(const Frame& f) {
-    if (f.node.is_array()) return pointer_join(f.path, f.node.items.size());
-    return pointer_join(f.path, f.key);
+  // Inside the value of a rejected key (a duplicate, a merge key, a collection used as a key): that
+  // value is read but never placed in the tree, so a note about something in it would name a path
+  // the tree does not have (found by fuzz_policy_yaml). The rejected key's own note says enough.
+  bool in_dropped_value() const {
+    for (std::size_t i = 0; i + 1 < stack_.size(); ++i) {
+      if (stack_[i].node.is_object() && (stack_[i].drop_value || stack_[i].collecting_key)) return true;
+    }
+    return !stack_.empty() && stack_.back().node.is_object() && !stack_.back().expecting_key && stack_.back().drop_value;
+  }
+  bool note_room(Code code, Mark m) { return !in_dropped_value() && notes_.has_room(code, m); }
+
+  // Paths are built only when a diagnostic needs one: storing each frame's full path would cost
+  // O(depth × key length) per node, and keys can be megabytes long.
+  static void append_child_token(std::string& out, const Frame& f) {
+    out = f.node.is_array() ? pointer_join(out, f.node.items.size()) : pointer_join(out, f.key);
+  }
+  // The path of the node at stack depth `depth` (0 = the root).
+  std::string path_to(std::size_t depth) const {
+    std::string out;
+    for (std::size_t i = 0; i < depth && i < stack_.size(); ++i) append_child_token(out, stack_[i]);
+    return out;
+  }
+  // The path of the value being read now.
+  std::string path() const { return path_to(stack_.size()); }
+  // The path of the scalar being read now: a key names its own member.
+  std::string scalar_path(const std::string& text) const {
+    return expecting_key() ? pointer_join(path_to(stack_.size() - 1), text) : path();
   }
 
   [[noreturn]] void fail(Code code, Mark m, std::string message, std::string hint = {}) {
+    limit_hit_ = code == Code::DOC_TOO_DEEP || code == Code::DOC_TOO_MANY_NODES || code == Code::YAML_ALIAS_LIMIT;
     sink_.add(code, path(), m, std::move(message), std::move(hint));
     throw StopParsing{};
   }
 
-  void bad_tag(const std::string& tag, Mark m) {
+  void bad_tag(const std::string& tag, Mark m, const std::string& where) {
+    if (!note_room(Code::YAML_TAG, m)) return;
     std::string shown = tag.rfind(k_core_tag_prefix, 0) == 0 ? "!!" + tag.substr(k_core_tag_prefix.size()) : tag;
-    sink_.add(Code::YAML_TAG, path(), m, "the YAML tag " + shown + " is not part of the core schema",
-              "remove the tag; only !!str, !!int, !!float, !!bool, !!null, !!map and !!seq are accepted");
+    notes_.add(Code::YAML_TAG, where, m,
+               "the YAML tag " + shown_text(shown) + " is not part of the core schema",
+               "remove the tag; only !!str, !!int, !!float, !!bool, !!null, !!map and !!seq are accepted");
+  }
+
+  void resolve_core_tag(const std::string& tag, const std::string& value, Node& n) {
+    std::string_view short_tag = std::string_view(tag).substr(k_core_tag_prefix.size());
+    if (short_tag != "str" && short_tag != "int" && short_tag != "float" && short_tag != "bool" &&
+        short_tag != "null") {
+      bad_tag(tag, n.mark, scalar_path(value));
+      n.kind = NodeKind::string;
+      n.style = ScalarStyle::quoted;
+      n.text = value;
+      return;
+    }
+    if (resolve_tagged_scalar(short_tag, value, n)) return;
+    if (note_room(Code::YAML_TAG, n.mark)) {
+      notes_.add(Code::YAML_TAG, scalar_path(value), n.mark,
+                 "the value " + shown_text(value) + " is not a valid !!" + std::string(short_tag),
+                 "remove the tag or write a value of that type");
+    }
+    Mark mark = n.mark;
+    n = Node::make_string(value);
+    n.style = ScalarStyle::quoted;
+    n.mark = mark;
   }
 
   void check_collection_tag(const std::string& tag, std::string_view expected, Mark m) {
     if (tag.empty() || tag == "?" || tag == "!") return;
     if (tag == std::string(k_core_tag_prefix) + std::string(expected)) return;
-    bad_tag(tag, m);
+    bad_tag(tag, m, path());
   }
 
   void count_nodes(std::size_t n, Mark m) {
@@ -176,14 +294,40 @@ class TreeBuilder : public YAML::EventHandler {
     }
   }
 
+  // Keeps a copy of an anchored node for later aliases, within the same budgets that bound what
+  // the aliases may expand to: nested anchors would otherwise copy their subtrees once per level.
+  void remember_anchor(YAML::anchor_t anchor, bool referenced, const Node& n, std::size_t size,
+                       std::size_t bytes, std::size_t height, Mark m) {
+    Anchored a;
+    a.size = size;
+    a.bytes = bytes;
+    a.height = height;
+    if (referenced) {
+      copied_nodes_ += size;
+      copied_bytes_ += bytes;
+      if (copied_nodes_ > limits_.max_nodes || copied_bytes_ > limits_.max_bytes) {
+        fail(Code::YAML_ALIAS_LIMIT, m, "the anchored values that aliases refer to are larger than the node limit",
+             "expand fewer or smaller values");
+      }
+      a.node = n;
+      a.kept = true;
+    }
+    anchors_[anchor] = std::move(a);
+  }
+
   void emit_scalar(Node n, YAML::anchor_t anchor) {
     Mark m = n.mark;
-    if (!stack_.empty() && stack_.back().node.is_object() && stack_.back().expecting_key) {
+    bool referenced = anchor != 0 && next_anchor_referenced_;
+    if (expecting_key()) {
+      text_bytes_ += n.text.size();
+      if (anchor != 0) remember_anchor(anchor, referenced, n, 1, n.text.size(), 0, m);
       take_key(n);
       return;
     }
     count_nodes(1, m);
-    place(std::move(n), m, anchor, 1);
+    text_bytes_ += n.text.size();
+    if (anchor != 0) remember_anchor(anchor, referenced, n, 1, n.text.size(), 0, m);
+    place(std::move(n), 0);
   }
 
   void take_key(const Node& k) {
@@ -191,19 +335,37 @@ class TreeBuilder : public YAML::EventHandler {
     f.expecting_key = false;
     f.drop_value = false;
     f.key_mark = k.mark;
-    f.key = k.is_null() && k.text.empty() ? std::string() : k.text;
+    if (!k.is_scalar()) {
+      // Only reachable through an alias to a collection.
+      f.key.clear();
+      reject_collection_key(k.mark);
+      return;
+    }
+    f.key = k.text;
     if (k.style == ScalarStyle::plain && k.text == "<<") {
-      sink_.add(Code::YAML_MERGE_KEY, f.path, k.mark, "YAML merge keys (<<) are not supported",
-                "write the merged keys out; Kubernetes, PyYAML and yaml-cpp disagree on merges");
+      if (note_room(Code::YAML_MERGE_KEY, k.mark)) {
+        notes_.add(Code::YAML_MERGE_KEY, path_to(stack_.size() - 1), k.mark, "YAML merge keys (<<) are not supported",
+                   "write the merged keys out; Kubernetes, PyYAML and yaml-cpp disagree on merges");
+      }
       f.drop_value = true;
       return;
     }
     if (is_duplicate(f, f.key)) {
-      sink_.add(Code::DUPLICATE_KEY, pointer_join(f.path, f.key), k.mark,
-                "the key \"" + f.key + "\" appears twice in the same object",
-                "remove one of them; sandgate never picks a winner");
+      if (note_room(Code::DUPLICATE_KEY, k.mark)) {
+        notes_.add(Code::DUPLICATE_KEY, path(), k.mark,
+                   "the key " + shown_text(f.key) + " appears twice in the same object",
+                   "remove one of them; sandgate never picks a winner");
+      }
       f.drop_value = true;
     }
+  }
+
+  void reject_collection_key(Mark m) {
+    Frame& f = stack_.back();
+    f.drop_value = true;
+    if (!note_room(Code::SYNTAX, m)) return;
+    notes_.add(Code::SYNTAX, path_to(stack_.size() - 1), m, "an object or list is used as a key",
+               "keys must be plain strings");
   }
 
   static bool is_duplicate(Frame& f, const std::string& key) {
@@ -221,12 +383,14 @@ class TreeBuilder : public YAML::EventHandler {
   }
 
   void open(Node n, Mark m, YAML::anchor_t anchor) {
-    if (!stack_.empty() && stack_.back().node.is_object() && stack_.back().expecting_key) {
+    bool referenced = anchor != 0 && next_anchor_referenced_;
+    if (expecting_key()) {
       // A collection used as a key: JSON has no such thing. Read it anyway, to stay in step with
-      // the event stream, and drop it (and its value) when it closes.
+      // the event stream, and reject it when it closes (an unclosed one is a syntax error
+      // that yaml-cpp reports; yaml-cpp reads any unclosed `[` as the start of such a key).
       Frame& f = stack_.back();
       f.collecting_key = true;
-      sink_.add(Code::SYNTAX, f.path, m, "an object or list is used as a key", "keys must be plain strings");
+      f.key_collection_mark = m;
     }
     if (static_cast<int>(stack_.size()) >= limits_.max_depth) {
       fail(Code::DOC_TOO_DEEP, m,
@@ -235,30 +399,34 @@ class TreeBuilder : public YAML::EventHandler {
     }
     count_nodes(1, m);
     Frame f;
-    f.path = path();
     n.mark = m;
     f.node = std::move(n);
     f.anchor = anchor;
+    f.anchor_referenced = referenced;
     f.nodes_before = nodes_ - 1;
+    f.bytes_before = text_bytes_;
     stack_.push_back(std::move(f));
   }
 
   void close() {
     Frame f = std::move(stack_.back());
     stack_.pop_back();
-    Mark m = f.node.mark;
-    place(std::move(f.node), m, f.anchor, nodes_ - f.nodes_before);
+    if (f.anchor != 0) {
+      remember_anchor(f.anchor, f.anchor_referenced, f.node, nodes_ - f.nodes_before, text_bytes_ - f.bytes_before,
+                      f.height, f.node.mark);
+    }
+    place(std::move(f.node), f.height);
   }
 
-  // Puts a finished node into its parent (or makes it the root) and records its anchor.
-  void place(Node n, Mark m, YAML::anchor_t anchor, std::size_t size) {
-    if (anchor != 0) anchors_[anchor] = Anchored{n, size};
+  // Puts a finished node, `height` levels of collections deep, into its parent, or makes it the root.
+  void place(Node n, std::size_t height) {
     if (stack_.empty()) {
       root_ = std::move(n);
       has_root_ = true;
       return;
     }
     Frame& f = stack_.back();
+    f.height = std::max(f.height, height + 1);
     if (f.node.is_array()) {
       f.node.items.push_back(std::move(n));
       return;
@@ -266,7 +434,7 @@ class TreeBuilder : public YAML::EventHandler {
     if (f.collecting_key) {
       f.collecting_key = false;
       f.expecting_key = false;
-      f.drop_value = true;
+      reject_collection_key(f.key_collection_mark);
       return;
     }
     if (f.expecting_key) {
@@ -280,14 +448,12 @@ class TreeBuilder : public YAML::EventHandler {
     mem.key = std::move(f.key);
     mem.key_mark = f.key_mark;
     mem.value = std::move(n);
-    (void)m;
     if (!f.keys.empty()) f.keys.insert(mem.key);
     f.node.members.push_back(std::move(mem));
   }
 };
 
-// A second document must be detected without trusting HandleNextDocument to terminate on its
-// own: we ask for exactly one more and ignore its content.
+// Reads further documents without keeping them: only where they start matters.
 class Discard : public YAML::EventHandler {
  public:
   void OnDocumentStart(const YAML::Mark& m) override { start = m; }
@@ -303,47 +469,159 @@ class Discard : public YAML::EventHandler {
     if (++depth > 64) throw StopParsing{};
   }
   void OnMapEnd() override { --depth; }
-  YAML::Mark start;
+  YAML::Mark start = YAML::Mark::null_mark();
   int depth = 0;
 };
 
-}  // namespace
+bool same_place(const YAML::Mark& a, const YAML::Mark& b) { return a.line == b.line && a.column == b.column; }
 
-bool load_yaml(std::string_view text, const LineIndex& lines, const Limits& limits, Node& root,
-               DiagnosticSink& sink) {
+// Starts the next document and says where it started; a document cut short by a limit or an
+// error has still started.
+bool next_document_start(YAML::Parser& parser, YAML::Mark& start) {
+  Discard doc;
+  bool more = false;
+  try {
+    more = parser.HandleNextDocument(doc);
+  } catch (const StopParsing&) {
+    more = true;
+  } catch (const YAML::Exception&) {
+    more = !doc.start.is_null();
+  }
+  start = doc.start;
+  return more;
+}
+
+// What the text holds at `offset`, for a message: up to the next white space, at most 20 bytes.
+std::string token_at(std::string_view text, std::size_t offset) {
+  std::size_t end = offset;
+  while (end < text.size() && end - offset < 20 && !is_blank_or_break(text[end])) ++end;
+  if (end == offset) return "the end of the text";
+  return shown_text(text.substr(offset, end - offset));
+}
+
+// yaml-cpp never consumes a token it cannot place (`]`, `,` … at the top level): every further
+// document then "starts" at that same token, forever. That is a syntax error, not a second
+// document. Returns false when the text turned out to be malformed.
+bool check_rest_of_stream(YAML::Parser& parser, const YAML::Mark& first_start, std::string_view text,
+                          const LineIndex& lines, DiagnosticSink& sink) {
+  YAML::Mark second;
+  if (!next_document_start(parser, second)) return true;
+  YAML::Mark third;
+  bool stuck_at_first = same_place(second, first_start);
+  bool stuck_at_second = !stuck_at_first && next_document_start(parser, third) && same_place(third, second);
+  if (stuck_at_first || stuck_at_second) {
+    std::size_t offset = lines.offset_of(second.line, second.column);
+    sink.add(Code::SYNTAX, "", lines.at_line_byte(second.line, second.column),
+             "the YAML is malformed: unexpected " + token_at(text, offset) +
+                 (stuck_at_first ? "" : " after the document"));
+    return false;
+  }
+  sink.add(Code::MULTIPLE_DOCUMENTS, "", lines.at_line_byte(second.line, second.column),
+           "the YAML stream holds more than one document", "keep one document per file");
+  return true;
+}
+
+// yaml-cpp 0.7 reads a carriage return that no line feed follows as an ordinary character; YAML
+// 1.2 (and Kubernetes) read it as a line end. The same text would mean different things.
+bool reject_lone_carriage_return(std::string_view text, const LineIndex& lines, DiagnosticSink& sink) {
+  for (std::size_t i = text.find('\r'); i != std::string_view::npos; i = text.find('\r', i + 1)) {
+    if (i + 1 < text.size() && text[i + 1] == '\n') continue;
+    sink.add(Code::SYNTAX, "", lines.at_offset(i),
+             "the text has a carriage return (\\r) without a line feed (old Mac line endings): "
+             "YAML readers disagree on where its lines end",
+             "save the file with LF or CRLF line endings");
+    return true;
+  }
+  return false;
+}
+
+// A hint for yaml-cpp's error messages, whose wording ("illegal map value") hides the two usual
+// causes: a tab indenting the line or the one before (YAML forbids tabs in indentation), and a
+// key longer than 1024 characters (YAML then does not read it as a key at all).
+std::string syntax_hint(std::string_view text, const LineIndex& lines, const YAML::Exception& e) {
+  int line0 = e.mark.line;
+  for (int l = line0; l >= 0 && l >= line0 - 1; --l) {
+    std::size_t i = lines.offset_of(l, 0);
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) {
+      if (text[i] == '\t') return "YAML does not allow tabs for indentation; indent with spaces";
+      ++i;
+    }
+  }
+  if (e.mark.column > 1024) {
+    return "a key longer than 1024 characters is not read as a key; shorten it, or write it as \"? key\" "
+           "on its own line";
+  }
+  return {};
+}
+
+// One run of yaml-cpp over `text`. `whole` is false when `text` is only a prefix of the document,
+// read to see whether the parser hits a limit within it.
+struct Pass {
+  bool loaded = false;
+  bool limit_hit = false;
+  std::size_t syntax_error_at = std::string_view::npos;  // byte offset of yaml-cpp's error
+};
+
+Pass parse_yaml(std::string_view text, const LineIndex& lines, const Limits& limits, Node& root,
+                DiagnosticSink& sink, bool whole) {
   std::istringstream in{std::string(text)};
-  TreeBuilder builder(lines, limits, sink);
+  LoadNotes notes(sink);
+  TreeBuilder builder(text, lines, limits, sink, notes);
+  Pass pass;
   try {
     YAML::Parser parser(in);
     if (!parser.HandleNextDocument(builder) || !builder.has_root()) {
       sink.add(Code::EMPTY_DOCUMENT, "", Mark{1, 1}, "the document is empty",
                "write an object, or {} for an empty one");
-      return false;
+    } else if (whole) {
+      root = builder.take_root();
+      pass.loaded = check_rest_of_stream(parser, builder.document_start(), text, lines, sink);
+      // Nothing written at all (`---` alone, or only properties): empty, not an explicit null.
+      if (pass.loaded && root.is_null() && root.text.empty()) {
+        sink.add(Code::EMPTY_DOCUMENT, "", root.mark.known() ? root.mark : Mark{1, 1}, "the document is empty",
+                 "write an object, or {} for an empty one");
+        pass.loaded = false;
+      }
     }
-    root = builder.take_root();
-    Discard rest;
-    bool more = false;
-    try {
-      more = parser.HandleNextDocument(rest);
-    } catch (const StopParsing&) {
-      more = true;
-    }
-    if (more) {
-      sink.add(Code::MULTIPLE_DOCUMENTS, "", lines.at_line_byte(rest.start.line, rest.start.column),
-               "the YAML stream holds more than one document", "keep one document per file");
-    }
-    return true;
   } catch (const StopParsing&) {
-    return false;
   } catch (const YAML::Exception& e) {
+    if (!e.mark.is_null()) pass.syntax_error_at = lines.offset_of(e.mark.line, e.mark.column);
     Mark m = e.mark.is_null() ? Mark{} : lines.at_line_byte(e.mark.line, e.mark.column);
     std::string msg = e.msg.empty() ? std::string("malformed YAML") : e.msg;
-    sink.add(Code::SYNTAX, "", m, "the YAML is malformed: " + msg);
-    return false;
+    sink.add(Code::SYNTAX, "", m, "the YAML is malformed: " + msg,
+             e.mark.is_null() ? "" : syntax_hint(text, lines, e));
   } catch (const std::exception& e) {
     sink.add(Code::SYNTAX, "", Mark{}, std::string("the YAML could not be read: ") + e.what());
-    return false;
   }
+  pass.limit_hit = builder.limit_hit();
+  notes.finish();
+  return pass;
+}
+
+}  // namespace
+
+bool load_yaml(std::string_view text, const LineIndex& lines, const Limits& limits, Node& root,
+               DiagnosticSink& sink) {
+  if (reject_lone_carriage_return(text, lines, sink)) return false;
+  // Where the flow collections alone break a limit, parse only up to there: yaml-cpp would
+  // otherwise buffer all of them first (see yaml_flow_guard.h). What the parser finds in that
+  // prefix stands for the whole text when it is a limit, or a syntax error before the cut (the
+  // tokens before the cut read the same either way). Otherwise the lexer was wrong, or the text
+  // is merely large: parse the whole text as usual.
+  FlowBreach breach = find_flow_limit_breach(text, limits);
+  if (breach.cut != std::string_view::npos) {
+    std::string prefix_text = std::string(text.substr(0, breach.cut)) + breach.closers;
+    Diagnostics prefix_diagnostics;
+    DiagnosticSink prefix_sink(prefix_diagnostics, sink.file(), sink.input());
+    Node ignored;
+    Pass prefix = parse_yaml(prefix_text, lines, limits, ignored, prefix_sink, /*whole=*/false);
+    if (prefix.limit_hit || prefix.syntax_error_at < breach.cut) {
+      Diagnostics& out = sink.diagnostics();
+      out.insert(out.end(), prefix_diagnostics.begin(), prefix_diagnostics.end());
+      return false;
+    }
+  }
+  return parse_yaml(text, lines, limits, root, sink, /*whole=*/true).loaded;
 }
 
 }  // namespace sandgate::detail

@@ -59,7 +59,11 @@ bool prepare_layers(Context& ctx) {
       continue;
     }
     const auto& cs = schema::get("sandbox");
+    // A value the loader or a binding already reported (and replaced) is not reported again.
     schema::ReportedPaths reported;
+    for (const auto& d : doc->diagnostics) {
+      if (d.severity == Severity::error) reported.insert(d.path);
+    }
     schema::ShapeOptions opts;
     // SandboxDefaults.from_dict ignores unknown keys silently: the user believes a setting applies.
     if (layer == k_defaults) opts.unknown_key_severity = Severity::warning;

@@ -54,6 +54,9 @@ void resolve_passthrough(Context& ctx) {
   }
   if (multi) {
     Cursor containers = root["containers"];
+    // The resolved `containers` is a list, as in the request: create it before resolving its
+    // elements by index (resolve() would otherwise create an object with keys "0", "1", …).
+    if (!ctx.result.resolved.find("containers")) ctx.result.resolved.add("containers", Node::make_array());
     for (std::size_t i = 0; i < containers.size(); ++i) {
       std::string at = "/containers/" + std::to_string(i);
       Node copy = *containers.at(i).node;

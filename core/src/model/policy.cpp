@@ -225,6 +225,9 @@ struct PolicyBuilder {
     } else {
       const auto& cs = schema::get("policy");
       schema::ReportedPaths reported;
+      for (const auto& d : impl->diagnostics) {
+        if (d.severity == Severity::error) reported.insert(d.path);
+      }
       schema::shape(*policy, cs, impl->base_path, sink, reported);
       schema::validate(*policy, cs, impl->base_path, sink, reported);
       if (policy->is_object()) {

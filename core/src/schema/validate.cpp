@@ -233,9 +233,9 @@ void validate(const Node& node, const CompiledSchema& cs, const std::string& pat
       continue;
     }
     std::string key = loc.path + (kind == ErrorKind::required ? "#" + err.description : "");
+    any_leaf = true;  // reported now or before: either way the wrappers below add nothing
     if (already_reported(reported, loc.path) || !reported.insert(key).second) continue;
     report(loc, kind, err.description, sink);
-    any_leaf = true;
   }
   // Only wrappers ("failed to validate against …"): report the deepest one so nothing is lost.
   if (!any_leaf && !wrappers.empty()) {
