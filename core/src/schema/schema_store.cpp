@@ -19,6 +19,77 @@ namespace {
 
 std::string_view view(const rapidjson::Value& v) { return {v.GetString(), v.GetStringLength()}; }
 
+// Reads the keywords of the fast structural check; any other validation keyword makes the node
+// "unsure", so valijson alone decides about values under it.
+void read_fast_keywords(const rapidjson::Value& s, SchemaNode& n) {
+  static const std::unordered_map<std::string_view, std::uint8_t> k_types = {
+      {"null", SchemaNode::t_null},       {"boolean", SchemaNode::t_boolean}, {"integer", SchemaNode::t_integer},
+      {"number", SchemaNode::t_number},   {"string", SchemaNode::t_string},   {"array", SchemaNode::t_array},
+      {"object", SchemaNode::t_object}};
+  static const std::unordered_map<std::string_view, bool> k_known = {
+      {"type", true}, {"properties", true}, {"additionalProperties", true}, {"items", true}, {"$ref", true},
+      {"enum", true}, {"minimum", true}, {"maximum", true}, {"minLength", true}, {"required", true},
+      {"description", true}, {"title", true}, {"$schema", true}, {"$id", true}, {"definitions", true}};
+  for (auto it = s.MemberBegin(); it != s.MemberEnd(); ++it) {
+    std::string_view key = view(it->name);
+    if (key.rfind("x-sandgate-", 0) == 0 || k_known.count(key)) continue;
+    n.fast_unsure = true;
+  }
+  if (auto t = s.FindMember("type"); t != s.MemberEnd()) {
+    auto add = [&](const rapidjson::Value& v) {
+      auto it = v.IsString() ? k_types.find(view(v)) : k_types.end();
+      if (it == k_types.end()) {
+        n.fast_unsure = true;
+      } else {
+        n.types |= it->second;
+      }
+    };
+    if (t->value.IsArray()) {
+      for (const auto& v : t->value.GetArray()) add(v);
+    } else {
+      add(t->value);
+    }
+  }
+  if (auto e = s.FindMember("enum"); e != s.MemberEnd()) {
+    n.has_enum = true;
+    if (!e->value.IsArray()) n.fast_unsure = true;
+    for (const auto& v : e->value.GetArray()) {
+      if (v.IsString()) {
+        n.enum_strings.push_back(view(v));
+      } else {
+        n.fast_unsure = true;
+      }
+    }
+  }
+  auto number = [&](const char* key, std::optional<double>& out) {
+    auto it = s.FindMember(key);
+    if (it == s.MemberEnd()) return;
+    if (it->value.IsNumber()) {
+      out = it->value.GetDouble();
+    } else {
+      n.fast_unsure = true;
+    }
+  };
+  number("minimum", n.minimum);
+  number("maximum", n.maximum);
+  if (auto m = s.FindMember("minLength"); m != s.MemberEnd()) {
+    if (m->value.IsUint()) {
+      n.min_length = m->value.GetUint();
+    } else {
+      n.fast_unsure = true;
+    }
+  }
+  if (auto r = s.FindMember("required"); r != s.MemberEnd() && r->value.IsArray()) {
+    for (const auto& v : r->value.GetArray()) {
+      if (v.IsString()) n.required.push_back(view(v));
+    }
+  }
+  auto addl = s.FindMember("additionalProperties");
+  if (addl != s.MemberEnd() && !addl->value.IsObject() && !addl->value.IsBool()) n.fast_unsure = true;
+  auto items = s.FindMember("items");
+  if (items != s.MemberEnd() && !items->value.IsObject()) n.fast_unsure = true;
+}
+
 // Builds the SchemaNode for `raw` (following $ref), memoised by address so recursive
 // definitions terminate.
 const SchemaNode* index(CompiledSchema& cs, const rapidjson::Value& raw,
@@ -47,6 +118,8 @@ const SchemaNode* index(CompiledSchema& cs, const rapidjson::Value& raw,
     }
   }
   if (addl != s.MemberEnd() && addl->value.IsObject()) n.additional = index(cs, addl->value, seen);
+  n.closed = closed;
+  read_fast_keywords(s, n);
   if (auto items = s.FindMember("items"); items != s.MemberEnd() && items->value.IsObject()) n.items = index(cs, items->value, seen);
   for (auto [key, map] : {std::pair{"x-sandgate-aliases", &n.aliases}, std::pair{"x-sandgate-removed", &n.removed}}) {
     auto it = s.FindMember(key);

@@ -5,6 +5,7 @@
 
 #include <deque>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 #include <string>
@@ -33,6 +34,18 @@ struct SchemaNode {
   std::unordered_map<std::string_view, std::string_view> aliases;  // legacy → canonical
   std::unordered_map<std::string_view, std::string_view> removed;  // removed key → message
   std::string_view int_kind, unknown_code;
+
+  // What the fast structural check needs (validate.cpp): the draft-07 keywords our schemas use.
+  enum TypeBit : std::uint8_t { t_null = 1, t_boolean = 2, t_integer = 4, t_number = 8, t_string = 16, t_array = 32, t_object = 64 };
+  std::uint8_t types = 0;  // 0 = any type
+  bool has_enum = false;
+  std::vector<std::string_view> enum_strings;
+  std::optional<double> minimum, maximum;
+  std::optional<std::size_t> min_length;
+  std::vector<std::string_view> required;
+  bool closed = false;       // additionalProperties: false
+  bool fast_unsure = false;  // a keyword the fast check does not know: let valijson decide
+
   const SchemaNode* property(std::string_view key) const {
     auto it = properties.find(key);
     return it == properties.end() ? nullptr : it->second;

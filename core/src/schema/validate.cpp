@@ -4,6 +4,9 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
+#include <algorithm>
+#include <cmath>
+
 #include "util/text.h"
 
 namespace sandgate::schema {
@@ -207,10 +210,75 @@ void report(const Located& loc, ErrorKind kind, const std::string& description, 
   }
 }
 
+std::size_t code_points(std::string_view s) {
+  std::size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+  return n;
+}
+
 }  // namespace
+
+bool fast_valid(const Node& n, const SchemaNode* s) {
+  if (!s) return true;
+  if (s->fast_unsure) return false;
+  if (s->types != 0) {
+    std::uint8_t kind = 0;
+    switch (n.kind) {
+      case NodeKind::null: kind = SchemaNode::t_null; break;
+      case NodeKind::boolean: kind = SchemaNode::t_boolean; break;
+      case NodeKind::integer: kind = SchemaNode::t_integer | SchemaNode::t_number; break;
+      case NodeKind::number: kind = SchemaNode::t_number; break;
+      case NodeKind::string: kind = SchemaNode::t_string; break;
+      case NodeKind::array: kind = SchemaNode::t_array; break;
+      case NodeKind::object: kind = SchemaNode::t_object; break;
+    }
+    if ((kind & s->types) == 0) return false;
+  }
+  if (s->has_enum) {
+    if (!n.is_string()) return false;
+    if (std::find(s->enum_strings.begin(), s->enum_strings.end(), n.text) == s->enum_strings.end()) return false;
+  }
+  if (n.is_number()) {
+    double v = n.kind == NodeKind::integer ? static_cast<double>(n.integer) : n.number;
+    if (!std::isfinite(v) || n.int_overflow) return false;  // valijson's double comparisons: let it decide
+    if (s->minimum && v < *s->minimum) return false;
+    if (s->maximum && v > *s->maximum) return false;
+  }
+  if (n.is_string() && s->min_length && code_points(n.text) < *s->min_length) return false;
+  if (n.is_array()) {
+    for (const auto& item : n.items) {
+      if (!fast_valid(item, s->items)) return false;
+    }
+  }
+  if (n.is_object()) {
+    for (const auto& r : s->required) {
+      if (!n.find(r)) return false;
+    }
+    for (const auto& m : n.members) {
+      const SchemaNode* child = s->property(m.key);
+      if (!child && s->closed) return false;
+      if (!fast_valid(m.value, child ? child : s->additional)) return false;
+    }
+  }
+  return true;
+}
+
+bool valijson_valid(const Node& node, const CompiledSchema& cs) {
+  rapidjson::Document doc;
+  to_rapidjson(node, doc, doc.GetAllocator());
+  valijson::Validator validator;
+  valijson::adapters::RapidJsonAdapter adapter(doc);
+  try {
+    return validator.validate(*cs.compiled, adapter, nullptr);
+  } catch (const std::exception&) {
+    return false;
+  }
+}
 
 void validate(const Node& node, const CompiledSchema& cs, const std::string& path, DiagnosticSink& sink,
               ReportedPaths& reported) {
+  // Most inputs are valid: the fast check says so without building a RapidJSON copy for valijson.
+  if (fast_valid(node, cs.root)) return;
   rapidjson::Document doc;
   to_rapidjson(node, doc, doc.GetAllocator());
   valijson::Validator validator;
