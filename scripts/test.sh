@@ -29,6 +29,10 @@ cxx() {
 }
 step "C++ under ASan+UBSan (unit, conformance, hostile, docs)" cxx
 export SANDGATE_CLI="$PWD/build/asan/sandgate"
+# Both bindings link one release build of the core instead of compiling it twice.
+core() { cmake --preset bindings-core >/dev/null && cmake --build --preset bindings-core; }
+step "core library for the bindings" core
+export SANDGATE_PREBUILT_CORE="$PWD/build/bindings-core"
 [ -x scripts/test-python.sh ] && step "Python binding" ./scripts/test-python.sh
 [ -x scripts/test-node.sh ] && step "Node binding" ./scripts/test-node.sh
 [ -x scripts/test-tsan.sh ] && step "Threads under TSan" ./scripts/test-tsan.sh
