@@ -33,6 +33,7 @@ class JsonBuilder {
   bool String(const char* str, rapidjson::SizeType len, bool) {
     Node n = Node::make_string(std::string(str, len));
     n.mark = start_mark();
+    if (!check_utf8(n.text, n.mark, [this] { return child_path(); })) return false;
     check_nul(n.text, n.mark);
     if (!count(n.mark)) return false;
     place(std::move(n));
@@ -44,6 +45,7 @@ class JsonBuilder {
     Frame& f = stack_.back();
     f.key.assign(str, len);
     f.key_mark = m;
+    if (!check_utf8(f.key, m, [this] { return object_path(); })) return false;  // a key: name its object
     check_nul(f.key, m);
     f.drop_value = is_duplicate(f);
     if (f.drop_value && notes_.has_room(Code::DUPLICATE_KEY, m)) {
@@ -59,6 +61,15 @@ class JsonBuilder {
   bool has_root() const { return has_root_; }
   Node take_root() { return std::move(root_); }
   bool stopped_by_limit() const { return limit_hit_; }
+  // The path of the object being read now (the innermost frame).
+  std::string object_path() const {
+    std::string out;
+    for (std::size_t i = 0; i + 1 < stack_.size(); ++i) {
+      const Frame& f = stack_[i];
+      out = f.node.is_array() ? pointer_join(out, f.node.items.size()) : pointer_join(out, f.key);
+    }
+    return out;
+  }
   // The path of the value being read now.
   std::string child_path() const {
     std::string out;
@@ -100,6 +111,29 @@ class JsonBuilder {
       ++pos;
     }
     return lines_.at_offset(pos);
+  }
+
+  // RapidJSON decodes an escaped lone low surrogate ("\ude00") into bytes that are not UTF-8: the
+  // text is valid, the string it means is not (found by fuzz_policy_json). Like invalid UTF-8 in
+  // the text, that stops the load.
+  // The path is built only on failure: it can be megabytes long, and keys are many.
+  template <typename PathFn>
+  bool check_utf8(const std::string& s, Mark m, PathFn path) {
+    std::string_view rest(s);
+    for (;;) {
+      bool is_nul = false;
+      std::size_t bad = find_invalid_utf8(rest, is_nul);
+      if (bad == std::string_view::npos) return true;
+      if (is_nul) {  // an escaped NUL is check_nul's business
+        rest.remove_prefix(bad + 1);
+        continue;
+      }
+      sink_.add(Code::INVALID_UTF8, path(), m,
+                "the string holds an escaped UTF-16 surrogate (\\uD800-\\uDFFF) without its pair, which is not a character",
+                "write the character itself, or both halves of its surrogate pair");
+      limit_hit_ = true;
+      return false;
+    }
   }
 
   // An escape (\u0000) can put a NUL into a string although the text has none.

@@ -17,7 +17,7 @@ class FlowLexer {
   FlowLexer(std::string_view text, const Limits& limits)
       : t_(text), max_depth_(static_cast<std::size_t>(limits.max_depth > 0 ? limits.max_depth : 0)),
         max_values_(saturating(limits.max_nodes, 1, 2)),
-        max_tokens_(saturating(limits.max_nodes, 4, 0)) {}
+        max_extras_(saturating(limits.max_nodes, 4, 0)) {}
 
   FlowBreach run() {
     while (pos_ < t_.size() && breach_ == std::string_view::npos) block_line();
@@ -40,18 +40,20 @@ class FlowLexer {
 
   std::string_view t_;
   std::size_t max_depth_;
-  // Keys are not nodes, and a `:` stands for at most one key: values − colons ≤ nodes, give or
-  // take the one key whose `:` is still to come.
+  // Two lower bounds of the node count: keys are not nodes, and a `:` stands for at most one key,
+  // so values − colons ≤ nodes, give or take the one key whose `:` is still to come; and every
+  // `,` ends an entry that holds a node (`[,,]` holds nulls), so commas < nodes.
   std::size_t max_values_;
-  // Indicators and properties are not nodes, but no sensible document within the node limit
-  // needs four tokens per node; one that does costs a second parse (the prefix shows no limit,
-  // so the loader parses the whole text), not a wrong answer.
-  std::size_t max_tokens_;
+  // `?`, `:`, tags and anchors are not nodes either; a node has at most one of each, so four per
+  // node is far beyond any sensible document. One that needs more costs a second parse (the
+  // prefix shows no limit, so the loader parses the whole text), not a wrong answer.
+  std::size_t max_extras_;
   std::size_t pos_ = 0;
   std::size_t line_start_ = 0;
   std::size_t values_ = 0;
   std::size_t colons_ = 0;
-  std::size_t tokens_ = 0;
+  std::size_t commas_ = 0;
+  std::size_t extras_ = 0;  // `?`, `:`, tags and anchors
   std::size_t breach_ = std::string_view::npos;
   std::string open_;  // the flow collections open at pos_, innermost last
   bool plain_open_ = false;  // the last line ended inside a plain scalar
@@ -151,7 +153,14 @@ class FlowLexer {
         continue;
       }
       if (c == ':' && blank_or_end(pos_ + 1)) {
-        ctx.parent = ctx.chain_col;
+        if (ctx.chain_col == -2 || ctx.chain_col == column()) {
+          // An explicit value (`: x` with no key before it on this line): like `? `, what follows
+          // may itself be a key, so it starts a new chain.
+          ctx.parent = column();
+          ctx.chain_col = -2;
+        } else {
+          ctx.parent = ctx.chain_col;  // `key: value`: the value belongs to the key's mapping
+        }
         ctx.after_indicator = true;
         ++pos_;
         continue;
@@ -241,18 +250,27 @@ class FlowLexer {
     }
   }
 
-  enum class Token { value, colon, other };
+  enum class Token { value, colon, comma, close, extra };
 
   // Counts one flow token; false when the prefix to parse ends before it. The prefix never ends
   // inside a token: an alias or a quote cut short is a syntax error, not a limit.
   bool count(Token kind) {
-    if (tokens_ >= max_tokens_ || (kind == Token::value && values_ >= colons_ + max_values_)) {
+    bool too_many = false;
+    switch (kind) {
+      case Token::value: too_many = values_ >= colons_ + max_values_; break;
+      case Token::comma: too_many = commas_ >= max_values_; break;
+      case Token::colon:
+      case Token::extra: too_many = extras_ >= max_extras_; break;
+      case Token::close: break;
+    }
+    if (too_many) {
       breach_ = pos_;
       return false;
     }
-    ++tokens_;
     if (kind == Token::value) ++values_;
+    if (kind == Token::comma) ++commas_;
     if (kind == Token::colon) ++colons_;
+    if (kind == Token::colon || kind == Token::extra) ++extras_;
     return true;
   }
 
@@ -267,13 +285,15 @@ class FlowLexer {
       case '*':
         return Token::value;
       case ',':
+        return Token::comma;
       case ']':
       case '}':
+        return Token::close;
       case '!':
       case '&':
-        return Token::other;
+        return Token::extra;
       case '?':
-        return blank_or_end(pos_ + 1) ? Token::other : Token::value;
+        return blank_or_end(pos_ + 1) ? Token::extra : Token::value;
       case ':': {
         char next = at(pos_ + 1);
         bool indicator = after_json_like || blank_or_end(pos_ + 1) || next == ',' || next == ']' || next == '}';

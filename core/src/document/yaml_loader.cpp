@@ -282,7 +282,9 @@ class TreeBuilder : public YAML::EventHandler {
   void check_collection_tag(const std::string& tag, std::string_view expected, Mark m) {
     if (tag.empty() || tag == "?" || tag == "!") return;
     if (tag == std::string(k_core_tag_prefix) + std::string(expected)) return;
-    bad_tag(tag, m, path());
+    // A collection in key position (`!t [a]: b`) has no member of its own: name the map it is in
+    // (path() would append the previous key, or an empty one: found by fuzz_sandbox).
+    bad_tag(tag, m, expecting_key() ? path_to(stack_.size() - 1) : path());
   }
 
   void count_nodes(std::size_t n, Mark m) {
@@ -361,11 +363,12 @@ class TreeBuilder : public YAML::EventHandler {
   }
 
   void reject_collection_key(Mark m) {
-    Frame& f = stack_.back();
-    f.drop_value = true;
-    if (!note_room(Code::SYNTAX, m)) return;
-    notes_.add(Code::SYNTAX, path_to(stack_.size() - 1), m, "an object or list is used as a key",
-               "keys must be plain strings");
+    // The note comes before drop_value is set: the key's own note is not "inside" its value.
+    if (note_room(Code::SYNTAX, m)) {
+      notes_.add(Code::SYNTAX, path_to(stack_.size() - 1), m, "an object or list is used as a key",
+                 "keys must be plain strings");
+    }
+    stack_.back().drop_value = true;
   }
 
   static bool is_duplicate(Frame& f, const std::string& key) {
@@ -499,23 +502,34 @@ std::string token_at(std::string_view text, std::size_t offset) {
   return shown_text(text.substr(offset, end - offset));
 }
 
+// What one run of yaml-cpp found, for load_yaml to decide whether a run over a prefix of the text
+// speaks for the whole text.
+struct Pass {
+  bool loaded = false;
+  bool limit_hit = false;
+  std::size_t syntax_error_at = std::string_view::npos;  // byte offset of the first syntax error
+  std::size_t second_document_at = std::string_view::npos;
+};
+
 // yaml-cpp never consumes a token it cannot place (`]`, `,` … at the top level): every further
 // document then "starts" at that same token, forever. That is a syntax error, not a second
 // document. Returns false when the text turned out to be malformed.
 bool check_rest_of_stream(YAML::Parser& parser, const YAML::Mark& first_start, std::string_view text,
-                          const LineIndex& lines, DiagnosticSink& sink) {
+                          const LineIndex& lines, DiagnosticSink& sink, Pass& pass) {
   YAML::Mark second;
   if (!next_document_start(parser, second)) return true;
+  std::size_t offset = lines.offset_of(second.line, second.column);
   YAML::Mark third;
   bool stuck_at_first = same_place(second, first_start);
   bool stuck_at_second = !stuck_at_first && next_document_start(parser, third) && same_place(third, second);
   if (stuck_at_first || stuck_at_second) {
-    std::size_t offset = lines.offset_of(second.line, second.column);
+    pass.syntax_error_at = offset;
     sink.add(Code::SYNTAX, "", lines.at_line_byte(second.line, second.column),
              "the YAML is malformed: unexpected " + token_at(text, offset) +
                  (stuck_at_first ? "" : " after the document"));
     return false;
   }
+  pass.second_document_at = offset;
   sink.add(Code::MULTIPLE_DOCUMENTS, "", lines.at_line_byte(second.line, second.column),
            "the YAML stream holds more than one document", "keep one document per file");
   return true;
@@ -554,16 +568,10 @@ std::string syntax_hint(std::string_view text, const LineIndex& lines, const YAM
   return {};
 }
 
-// One run of yaml-cpp over `text`. `whole` is false when `text` is only a prefix of the document,
-// read to see whether the parser hits a limit within it.
-struct Pass {
-  bool loaded = false;
-  bool limit_hit = false;
-  std::size_t syntax_error_at = std::string_view::npos;  // byte offset of yaml-cpp's error
-};
+// One run of yaml-cpp over `text` (the whole text, or a prefix of it: see load_yaml).
 
 Pass parse_yaml(std::string_view text, const LineIndex& lines, const Limits& limits, Node& root,
-                DiagnosticSink& sink, bool whole) {
+                DiagnosticSink& sink) {
   std::istringstream in{std::string(text)};
   LoadNotes notes(sink);
   TreeBuilder builder(text, lines, limits, sink, notes);
@@ -573,9 +581,9 @@ Pass parse_yaml(std::string_view text, const LineIndex& lines, const Limits& lim
     if (!parser.HandleNextDocument(builder) || !builder.has_root()) {
       sink.add(Code::EMPTY_DOCUMENT, "", Mark{1, 1}, "the document is empty",
                "write an object, or {} for an empty one");
-    } else if (whole) {
+    } else {
       root = builder.take_root();
-      pass.loaded = check_rest_of_stream(parser, builder.document_start(), text, lines, sink);
+      pass.loaded = check_rest_of_stream(parser, builder.document_start(), text, lines, sink, pass);
       // Nothing written at all (`---` alone, or only properties): empty, not an explicit null.
       if (pass.loaded && root.is_null() && root.text.empty()) {
         sink.add(Code::EMPTY_DOCUMENT, "", root.mark.known() ? root.mark : Mark{1, 1}, "the document is empty",
@@ -605,23 +613,25 @@ bool load_yaml(std::string_view text, const LineIndex& lines, const Limits& limi
   if (reject_lone_carriage_return(text, lines, sink)) return false;
   // Where the flow collections alone break a limit, parse only up to there: yaml-cpp would
   // otherwise buffer all of them first (see yaml_flow_guard.h). What the parser finds in that
-  // prefix stands for the whole text when it is a limit, or a syntax error before the cut (the
-  // tokens before the cut read the same either way). Otherwise the lexer was wrong, or the text
-  // is merely large: parse the whole text as usual.
+  // prefix stands for the whole text when it is a limit, a syntax error, or a second document
+  // starting before the cut (the tokens before the cut read the same either way; a second
+  // document means the first one was read whole). Otherwise the lexer was wrong, or the text is
+  // merely large: parse the whole text as usual.
   FlowBreach breach = find_flow_limit_breach(text, limits);
   if (breach.cut != std::string_view::npos) {
     std::string prefix_text = std::string(text.substr(0, breach.cut)) + breach.closers;
     Diagnostics prefix_diagnostics;
     DiagnosticSink prefix_sink(prefix_diagnostics, sink.file(), sink.input());
-    Node ignored;
-    Pass prefix = parse_yaml(prefix_text, lines, limits, ignored, prefix_sink, /*whole=*/false);
-    if (prefix.limit_hit || prefix.syntax_error_at < breach.cut) {
+    Node prefix_root;
+    Pass prefix = parse_yaml(prefix_text, lines, limits, prefix_root, prefix_sink);
+    if (prefix.limit_hit || prefix.syntax_error_at < breach.cut || prefix.second_document_at < breach.cut) {
       Diagnostics& out = sink.diagnostics();
       out.insert(out.end(), prefix_diagnostics.begin(), prefix_diagnostics.end());
-      return false;
+      if (prefix.loaded) root = std::move(prefix_root);
+      return prefix.loaded;
     }
   }
-  return parse_yaml(text, lines, limits, root, sink, /*whole=*/true).loaded;
+  return parse_yaml(text, lines, limits, root, sink).loaded;
 }
 
 }  // namespace sandgate::detail

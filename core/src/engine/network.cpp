@@ -121,7 +121,9 @@ model::NetRule read_declared(Context& ctx, const Cursor& c, bool ingress) {
     r.cidr = text.str();
     auto p = parse_prefix(r.cidr);
     if (p.problem == PrefixProblem::syntax) {
-      invalid(text, "CIDR " + text.node->display() + " is not an IPv4 or IPv6 prefix", "write e.g. \"203.0.113.0/24\"");
+      // `cidr: {except: […]}` (or a number) has no prefix at all: point at the rule's cidr then.
+      invalid(text ? text : cidr, "CIDR " + (text ? text.node->display() : std::string("(none given)")) +
+                                      " is not an IPv4 or IPv6 prefix", "write e.g. \"203.0.113.0/24\"");
     } else if (p.problem == PrefixProblem::ipv4_mapped) {
       invalid(text, "CIDR " + text.node->display() + " is IPv4-mapped IPv6", "write the IPv4 prefix itself");
     } else {

@@ -3,11 +3,63 @@
 #pragma once
 
 #include <cmath>
+#include <string>
+#include <string_view>
 
+#include "sandgate/quantity.h"
 #include "sandgate/render.h"
 #include "util/rapidjson.h"
 
 namespace sandgate::render {
+
+// The exact decimal of an integer literal too large for int64, as JSON must write it: the literal
+// may be YAML 1.1 (0x…, 0b…, 0… octal, a:b:c sexagesimal, underscores, a sign), which is not JSON
+// (fuzz_policy_yaml: `maxGpuCount: 0x8000000000000000` rendered as invalid JSON). "" when `text`
+// is not such a literal.
+inline std::string integer_literal_decimal(std::string_view text) {
+  bool negative = false;
+  if (!text.empty() && (text[0] == '+' || text[0] == '-')) {
+    negative = text[0] == '-';
+    text.remove_prefix(1);
+  }
+  std::uint32_t base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'b')) {
+    base = text[1] == 'x' ? 16 : 2;
+    text.remove_prefix(2);
+  } else if (text.size() > 1 && text[0] == '0' && text.find(':') == std::string_view::npos) {
+    base = 8;
+    text.remove_prefix(1);
+  }
+  BigUnsigned v;
+  bool any = false;
+  std::uint32_t group = 0;  // the current base-60 group after the first ':'
+  bool sexagesimal = false;
+  for (char c : text) {
+    if (c == '_') continue;
+    if (c == ':' && base == 10) {
+      if (sexagesimal) v.add(BigUnsigned(group));
+      v.multiply(60);
+      sexagesimal = true;
+      group = 0;
+      continue;
+    }
+    std::uint32_t d = c >= '0' && c <= '9' ? static_cast<std::uint32_t>(c - '0')
+                      : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? static_cast<std::uint32_t>((c | 0x20) - 'a' + 10)
+                                                               : 99;
+    if (d >= base || (sexagesimal && group > 5)) return {};
+    if (sexagesimal) {
+      group = group * 10 + d;
+    } else {
+      v.multiply(base);
+      v.add(BigUnsigned(d));
+    }
+    any = true;
+  }
+  if (sexagesimal) v.add(BigUnsigned(group));
+  if (!any) return {};
+  std::string out = v.to_string();
+  return negative && out != "0" ? "-" + out : out;
+}
 
 template <typename W>
 void write_string(W& w, std::string_view s) {
@@ -30,7 +82,12 @@ void write_node(W& w, const Node& n) {
     case NodeKind::boolean: w.Bool(n.boolean); break;
     case NodeKind::integer:
       if (n.int_overflow) {
-        w.RawValue(n.text.data(), n.text.size(), rapidjson::kNumberType);
+        std::string exact = integer_literal_decimal(n.text);
+        if (exact.empty()) {
+          w.Int64(n.integer);  // clamped, but still JSON
+        } else {
+          w.RawValue(exact.data(), exact.size(), rapidjson::kNumberType);
+        }
       } else {
         w.Int64(n.integer);
       }
