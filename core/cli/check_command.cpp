@@ -31,10 +31,10 @@ void add_check_options(CLI::App* cmd, CheckArgs& a, bool many) {
 }
 
 // Reads an optional input file; false on an I/O error.
-bool read_optional(const std::string& path, std::string& text, std::string& name) {
+bool read_optional(const std::string& path, std::string& text, std::string& name, const Limits& limits) {
   if (path.empty()) return true;
   name = path == "-" ? "<stdin>" : path;
-  return read_input(path, text);
+  return read_input(path, text, limits);
 }
 
 // Loads everything but the sandboxes; errors of these inputs are carried into each report.
@@ -55,7 +55,7 @@ bool load_setup(const CheckArgs& a, const GlobalOptions& g, Setup& s, SourceText
     }
   };
   std::string text, name;
-  if (!read_optional(a.policy, text, name)) return false;
+  if (!read_optional(a.policy, text, name, g.limits)) return false;
   if (!a.policy.empty()) {
     PolicyLoad p = Policy::parse(text, format_for_path(a.policy), name, g.limits);
     keep_errors(p.diagnostics, p.policy != nullptr);
@@ -64,7 +64,7 @@ bool load_setup(const CheckArgs& a, const GlobalOptions& g, Setup& s, SourceText
     sources.emplace(name, text);
   }
   text.clear();
-  if (!read_optional(a.runners, text, name)) return false;
+  if (!read_optional(a.runners, text, name, g.limits)) return false;
   if (!a.runners.empty()) {
     RunnersLoad r = Runners::parse(text, format_for_path(a.runners), name, g.limits);
     keep_errors(r.diagnostics, r.runners != nullptr);
@@ -73,7 +73,7 @@ bool load_setup(const CheckArgs& a, const GlobalOptions& g, Setup& s, SourceText
     sources.emplace(name, text);
   }
   text.clear();
-  if (!read_optional(a.org, text, name)) return false;
+  if (!read_optional(a.org, text, name, g.limits)) return false;
   if (!a.org.empty()) {
     OrgLoad o = Org::parse(text, format_for_path(a.org), name, g.limits);
     keep_errors(o.diagnostics, o.org != nullptr);
@@ -83,7 +83,7 @@ bool load_setup(const CheckArgs& a, const GlobalOptions& g, Setup& s, SourceText
   }
   for (auto [path, slot, input] : {std::tuple{a.defaults, &s.defaults, "defaults"}, std::tuple{a.overrides, &s.overrides, "overrides"}}) {
     text.clear();
-    if (!read_optional(path, text, name)) return false;
+    if (!read_optional(path, text, name, g.limits)) return false;
     if (path.empty()) continue;
     *slot = load_document(text, format_for_path(path), name, input, g.limits);
     sources.emplace(name, text);
@@ -102,7 +102,7 @@ int run(const CheckArgs& a, const GlobalOptions& g, bool explain) {
   std::vector<Report> reports;
   for (const auto& file : a.sandboxes) {
     std::string text;
-    if (!read_input(file, text)) return k_usage;
+    if (!read_input(file, text, g.limits)) return k_usage;
     std::string name = file == "-" ? "<stdin>" : file;
     Document doc = load_document(text, file == "-" ? Format::auto_detect : format_for_path(file), name, "sandbox", g.limits);
     sources.emplace(name, text);

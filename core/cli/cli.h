@@ -24,7 +24,8 @@ struct GlobalOptions {
 void add_global_options(CLI::App& app, GlobalOptions& g);
 
 // Reads `path` ("-" = stdin) into `text`; on failure prints why and returns false.
-bool read_input(const std::string& path, std::string& text);
+// Reads a file (or stdin for "-"), stopping one byte past limits.max_bytes; false on an I/O error.
+bool read_input(const std::string& path, std::string& text, const Limits& limits);
 
 // Prints the reports in the chosen format and returns the exit code (0 all ok, 1 otherwise).
 int print_reports(const std::vector<Report>& reports, const SourceTexts& sources, const GlobalOptions& g);

@@ -1,5 +1,7 @@
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -24,25 +26,31 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
   app.add_option("--max-aliases", g.limits.max_alias_uses, "Most YAML alias uses accepted")->capture_default_str();
 }
 
-bool read_input(const std::string& path, std::string& text) {
-  if (path == "-") {
-    std::ostringstream ss;
-    ss << std::cin.rdbuf();
-    text = ss.str();
-    return true;
+// Reads at most max_bytes + 1: enough for the loader to see that a larger input breaks the size limit,
+// without reading an endless stream (/dev/zero, a pipe that never closes) into memory.
+bool read_input(const std::string& path, std::string& text, const Limits& limits) {
+  std::size_t cap = limits.max_bytes < SIZE_MAX ? limits.max_bytes + 1 : SIZE_MAX;
+  std::ifstream file;
+  std::istream* in = &std::cin;
+  if (path != "-") {
+    file.open(path, std::ios::binary);
+    if (!file) {
+      std::cerr << "sandgate: cannot read " << path << ": " << std::strerror(errno) << "\n";
+      return false;
+    }
+    in = &file;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::cerr << "sandgate: cannot read " << path << ": " << std::strerror(errno) << "\n";
-    return false;
+  text.clear();
+  char buffer[1 << 16];
+  while (text.size() < cap && *in) {
+    std::size_t want = std::min(sizeof buffer, cap - text.size());
+    in->read(buffer, static_cast<std::streamsize>(want));
+    text.append(buffer, static_cast<std::size_t>(in->gcount()));
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) {
+  if (in->bad()) {
     std::cerr << "sandgate: cannot read " << path << "\n";
     return false;
   }
-  text = ss.str();
   return true;
 }
 

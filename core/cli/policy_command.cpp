@@ -25,7 +25,7 @@ Runner add_policy_command(CLI::App& app, GlobalOptions& g) {
     if (!args->sunk_scheduler.empty()) ctx.sunk_scheduler = args->sunk_scheduler;
     for (const auto& file : args->files) {
       std::string text;
-      if (!read_input(file, text)) return k_usage;
+      if (!read_input(file, text, g.limits)) return k_usage;
       std::string name = file == "-" ? "<stdin>" : file;
       Format format = file == "-" ? Format::auto_detect : format_for_path(file);
       Report rep{name, "policy validate", validate_policy(text, format, name, g.limits, ctx)};

@@ -43,8 +43,8 @@ Document load_document(std::string_view text, Format format, std::string file, s
 
   if (text.size() > limits.max_bytes) {
     sink.add(Code::DOC_TOO_LARGE, "", Mark{1, 1},
-             "the document is " + std::to_string(text.size()) + " bytes, more than the limit of " +
-                 size_text(limits.max_bytes),
+             "the document is larger than the limit of " + size_text(limits.max_bytes) + " (at least " +
+                 std::to_string(text.size()) + " bytes)",
              "split it, or raise the size limit");
     return doc;
   }

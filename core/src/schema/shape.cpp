@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <limits>
+#include <optional>
 
 #include "util/text.h"
 
@@ -40,6 +41,12 @@ struct Walker {
   ReportedPaths& reported;
   const ShapeOptions& options;
   PathStack path;
+  // A document can hold 100,000 unknown keys; listing each costs memory and time and helps no one.
+  // After this many, the rest are counted into one closing diagnostic.
+  static constexpr std::size_t k_unknown_listed_max = 100;
+  std::size_t unknown_listed = 0;
+  std::size_t unknown_unlisted = 0;
+  std::optional<Diagnostic> first_unlisted;
 
   void walk(Node& node, const SchemaNode* s) {
     if (!s || s->opaque) return;
@@ -147,6 +154,30 @@ struct Walker {
   std::string child_path(const Member& m) const { return pointer_join(path.str(), m.input_key()); }
 
   void report_unknown(const Member& m, const SchemaNode& s) {
+    if (unknown_listed == k_unknown_listed_max) {
+      if (unknown_unlisted++ == 0) {
+        Diagnostics one;
+        DiagnosticSink scratch(one, sink.file(), sink.input());
+        report_unknown_now(m, s, scratch);
+        first_unlisted = std::move(one.front());
+      }
+      return;
+    }
+    ++unknown_listed;
+    report_unknown_now(m, s, sink);
+  }
+
+  // One diagnostic naming the unknown keys left out, at the first of them.
+  void finish() {
+    if (unknown_unlisted == 0) return;
+    Diagnostic d = std::move(*first_unlisted);
+    d.message = std::to_string(unknown_unlisted) + " more unknown fields are not listed; the first is " +
+                d.message.substr(d.message.find('"'));
+    d.hint = "fix the ones listed and run again";
+    sink.diagnostics().push_back(std::move(d));
+  }
+
+  void report_unknown_now(const Member& m, const SchemaNode& s, DiagnosticSink& out) {
     const auto& names = s.property_names;
     bool camel = m.key != to_snake_case(m.key);
     std::string guess = closest_match(to_snake_case(m.key), names);
@@ -164,7 +195,7 @@ struct Walker {
     bool warn = options.unknown_key_severity != Severity::error && path.at_top();
     // A schema may name its own code for unknown keys (resources: the SDK's "unrecognized keys").
     Code code = s.unknown_code.empty() ? Code::UNKNOWN_KEY : code_from_name(s.unknown_code).value_or(Code::UNKNOWN_KEY);
-    auto& d = sink.add(code, member_path, m.key_mark,
+    auto& d = out.add(code, member_path, m.key_mark,
                        "unknown field \"" + m.key + "\" " + where +
                            (warn ? "; SandboxDefaults.from_dict ignores it silently, so it has no effect" : ""),
                        hint);
@@ -238,8 +269,9 @@ struct Walker {
 
 void shape(Node& node, const CompiledSchema& cs, const std::string& path, DiagnosticSink& sink,
            ReportedPaths& reported, const ShapeOptions& options) {
-  Walker w{sink, reported, options, PathStack(path)};
+  Walker w{sink, reported, options, PathStack(path), 0, 0, std::nullopt};
   w.walk(node, cs.root);
+  w.finish();
 }
 
 bool already_reported(const ReportedPaths& reported, const std::string& path) {
