@@ -83,8 +83,23 @@ class TreeBuilder : public YAML::EventHandler {
     n.mark = to_mark(mark);
     // Keep the word as written: `null:` and `~:` are keys "null" and "~", and an empty document
     // (nothing written) can be told from an explicit `null`.
-    n.text = std::string(null_word_at(text_, lines_.offset_of(mark.line, mark.column)));
+    std::size_t offset = lines_.offset_of(mark.line, mark.column);
+    n.text = std::string(null_word_at(text_, offset));
+    if (n.text.empty()) {
+      if (std::size_t after = after_indicator(offset); after != std::string_view::npos) n.mark = lines_.at_offset(after);
+    }
     emit_scalar(std::move(n), anchor);
+  }
+
+  // yaml-cpp marks a value that was not written (`key:` then a newline) at the next token, often
+  // lines further down. Where only white space separates it from its `:`, `-` or `?`, the value
+  // belongs right after that indicator. npos when something else (a comment) is in between.
+  std::size_t after_indicator(std::size_t offset) const {
+    std::size_t i = std::min(offset, text_.size());
+    while (i > 0 && (is_blank_or_break(text_[i - 1]) || text_[i - 1] == '\r')) --i;
+    if (i == 0 || i == offset) return std::string_view::npos;
+    char c = text_[i - 1];
+    return c == ':' || c == '-' || c == '?' ? i : std::string_view::npos;
   }
 
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
