@@ -144,3 +144,13 @@ TEST(Pointers, join_escapes_and_resolve_follows_input_spelling) {
   EXPECT_EQ(pointer_resolve(d.root, "/list/01"), nullptr);
   EXPECT_EQ(pointer_resolve(d.root, "/list/2"), nullptr);
 }
+
+// yaml-cpp 0.7 decodes \N and \_ to the lone bytes 0x85 and 0xA0; the loader makes them UTF-8.
+TEST(YamlEscapes, nel_and_nbsp_escapes_decode_to_utf8) {
+  Document d = yaml("a: \"x\\N\\_y\\Lz\"\nb: \"\\x85\\xA0é\\N\"\n");
+  ASSERT_TRUE(d.loaded);
+  EXPECT_EQ(d.root.find("a")->text, "x\xC2\x85\xC2\xA0y\xE2\x80\xA8z");
+  EXPECT_EQ(d.root.find("b")->text, "\xC2\x85\xC2\xA0\xC3\xA9\xC2\x85");
+  bool is_nul = false;
+  EXPECT_EQ(find_invalid_utf8(d.root.find("a")->text, is_nul), std::string_view::npos);
+}

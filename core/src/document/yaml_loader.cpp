@@ -57,6 +57,32 @@ std::string_view null_word_at(std::string_view text, std::size_t offset) {
   return {};
 }
 
+// yaml-cpp 0.7 decodes the escapes \N and \_ to the single bytes 0x85 and 0xA0 instead of the
+// UTF-8 of U+0085 and U+00A0, so a valid document gave values that are not UTF-8 (found by
+// fuzz_policy_json, through auto-detection: `"\N…"` rendered as JSON no longer read as JSON or
+// YAML). The text was checked to be UTF-8 before parsing, so an invalid byte in a value can only
+// come from these escapes. False when `value` needed nothing.
+bool repair_nel_nbsp_escapes(const std::string& value, std::string& out) {
+  std::string_view rest(value);
+  bool changed = false;
+  out.clear();
+  for (;;) {
+    bool is_nul = false;
+    std::size_t bad = find_invalid_utf8(rest, is_nul);
+    if (bad == std::string_view::npos) break;
+    out.append(rest.substr(0, bad));
+    unsigned char c = static_cast<unsigned char>(rest[bad]);
+    if (!is_nul && (c == 0x85 || c == 0xA0)) {
+      out += '\xC2';
+      changed = true;
+    }
+    out += rest[bad];
+    rest.remove_prefix(bad + 1);
+  }
+  out.append(rest);
+  return changed;
+}
+
 class TreeBuilder : public YAML::EventHandler {
  public:
   TreeBuilder(std::string_view text, const LineIndex& lines, const Limits& limits, DiagnosticSink& sink,
@@ -135,7 +161,10 @@ class TreeBuilder : public YAML::EventHandler {
   }
 
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                const std::string& value) override {
+                const std::string& raw_value) override {
+    std::string repaired;
+    bool has_high = std::any_of(raw_value.begin(), raw_value.end(), [](char c) { return (c & 0x80) != 0; });
+    const std::string& value = has_high && repair_nel_nbsp_escapes(raw_value, repaired) ? repaired : raw_value;
     Node n;
     n.mark = to_mark(mark);
     if (tag == "?") {
