@@ -80,3 +80,23 @@ class Diagnostic:
 
 def diagnostics_of(raw: list[_sandgate.DiagnosticTuple]) -> tuple[Diagnostic, ...]:
     return tuple(Diagnostic._from_raw(t) for t in raw)
+
+
+class DiagnosticLists:
+    """`errors`, `warnings` and `infos`, derived from a class's `diagnostics`."""
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        raise NotImplementedError
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "warning"]
+
+    @property
+    def infos(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "info"]

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from . import _inputs, _sandgate
-from ._diagnostics import Diagnostic, diagnostics_of
+from ._diagnostics import Diagnostic, DiagnosticLists, diagnostics_of
 from ._result import Result, _raise
 from ._types import DataclassInstance
 from .exceptions import error_from_diagnostics
@@ -16,7 +16,7 @@ R = TypeVar("R", bound="_sandgate._Loaded")  # LoadedPolicy, LoadedRunners or Lo
 L = TypeVar("L", bound="_Loaded[Any]")
 
 
-class _Loaded(Generic[R]):
+class _Loaded(DiagnosticLists, Generic[R]):
     """What Policy, Runners and Org share: constructors never raise for anything in the input.
 
     An input whose text could not be read at all is *broken* (``.loaded`` is False); checking with
@@ -68,14 +68,6 @@ class _Loaded(Generic[R]):
         if self._diagnostics is None:
             self._diagnostics = diagnostics_of(self._raw.diagnostics)
         return self._diagnostics
-
-    @property
-    def errors(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity == "error"]
-
-    @property
-    def warnings(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity == "warning"]
 
     def result(self) -> Result:
         """The diagnostics as a Result (for a policy: what ``validate_policy`` answers)."""

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any, NoReturn, cast
 
 from . import _sandgate
-from ._diagnostics import Diagnostic, diagnostics_of
+from ._diagnostics import Diagnostic, DiagnosticLists, diagnostics_of
 from ._types import GpuInfo, RuntimeClassInfo
 from .exceptions import error_from_diagnostics
 
 
-class Result:
+class Result(DiagnosticLists):
     """The engine's answer. Values are converted from C++ on first access and then kept."""
 
     __slots__ = ("_raw", "_diagnostics", "_resolved")
@@ -31,18 +31,6 @@ class Result:
         if self._diagnostics is None:
             self._diagnostics = diagnostics_of(self._raw.diagnostics)
         return self._diagnostics
-
-    @property
-    def errors(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity == "error"]
-
-    @property
-    def warnings(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity == "warning"]
-
-    @property
-    def infos(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity == "info"]
 
     @property
     def resolved(self) -> dict[str, Any]:
