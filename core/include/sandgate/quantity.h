@@ -58,6 +58,8 @@ class BigUnsigned {
   bool divide_u64(std::uint64_t divisor);
   // Number of decimal digits (0 for zero).
   std::size_t digits() const;
+  // The last decimal digit (0 for zero).
+  std::uint32_t last_digit() const { return size_ == 0 ? 0 : limbs_[0] % 10; }
   std::string to_string() const;
   std::optional<std::int64_t> to_int64() const;
   std::strong_ordering operator<=>(const BigUnsigned& other) const;

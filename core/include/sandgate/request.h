@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -44,9 +45,18 @@ class Request {
     const Document* overrides = nullptr;
   };
 
+  // The same layers handed over: the request keeps their trees instead of copying them (what a
+  // binding does with the values it has just converted).
+  struct OwnedLayers {
+    std::optional<Document> defaults;
+    std::optional<Document> sandbox;
+    std::optional<Document> overrides;
+  };
+
   // Compiles a request. Never throws for anything in the inputs: problems of loading, spelling,
   // schema, merging, resources (N-RES) and placement (N-PL) become the request's diagnostics.
   static std::shared_ptr<const Request> compile(const Layers& layers, const CheckOptions& options = {});
+  static std::shared_ptr<const Request> compile(OwnedLayers layers, const CheckOptions& options = {});
 
   ~Request();
   Request(const Request&) = delete;

@@ -42,12 +42,16 @@ Client Request::client() const { return impl_->model.client; }
 const model::RequestModel& Request::model() const { return impl_->model; }
 
 struct RequestCompiler {
-  static std::shared_ptr<const Request> compile(const Request::Layers& layers, const CheckOptions& options) {
+  // `owned`: documents whose trees the compiler may take instead of copying (may be null).
+  static std::shared_ptr<const Request> compile(const Request::Layers& layers, const CheckOptions& options,
+                                                Request::OwnedLayers* owned = nullptr) {
     auto impl = std::make_unique<Request::Impl>();
     model::RequestModel& m = impl->model;
     m.client = options.client == "typescript" ? Client::typescript : Client::python;
     model::RequestCompiler c(m, impl->diagnostics, options);
     c.docs = {layers.defaults, layers.sandbox, layers.overrides};
+    if (owned) c.owned = {owned->defaults ? &*owned->defaults : nullptr, owned->sandbox ? &*owned->sandbox : nullptr,
+                          owned->overrides ? &*owned->overrides : nullptr};
     // A layer without a document of its own labels its diagnostics with the sandbox's file.
     const Document* fallback = layers.sandbox ? layers.sandbox : layers.defaults ? layers.defaults : layers.overrides;
     for (std::size_t i = 0; i < 3; ++i) {
@@ -88,6 +92,12 @@ struct RequestCompiler {
 
 std::shared_ptr<const Request> Request::compile(const Layers& layers, const CheckOptions& options) {
   return RequestCompiler::compile(layers, options);
+}
+
+std::shared_ptr<const Request> Request::compile(OwnedLayers layers, const CheckOptions& options) {
+  Layers view{layers.defaults ? &*layers.defaults : nullptr, layers.sandbox ? &*layers.sandbox : nullptr,
+              layers.overrides ? &*layers.overrides : nullptr};
+  return RequestCompiler::compile(view, options, &layers);
 }
 
 namespace model {

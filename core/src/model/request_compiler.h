@@ -20,6 +20,7 @@ struct RequestCompiler {
   Diagnostics& diags;
   const CheckOptions& options;
   std::array<const Document*, 3> docs{};
+  std::array<Document*, 3> owned{};  // the same documents when the compiler may take their trees
   std::array<Node, 3> prepared;  // each layer after the spelling layer and the schema
 
   // A cursor on a top-level field of the merged request (empty when the request does not set it).

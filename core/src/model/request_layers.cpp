@@ -3,6 +3,7 @@
 // for every field (and every entry of a merged map or list), the layer and input path it came
 // from, so no later step has to work a merged pointer back into an input.
 #include <algorithm>
+#include <unordered_map>
 
 #include "model/request_compiler.h"
 #include "schema/shape.h"
@@ -123,7 +124,11 @@ bool prepare_layers(RequestCompiler& c) {
       continue;
     }
     Node& root = c.prepared[index(layer)];
-    root = doc->root;
+    if (Document* own = c.owned[index(layer)]) {
+      root = std::move(own->root);
+    } else {
+      root = doc->root;
+    }
     DiagnosticSink sink(c.diags, doc->file, std::string(input_name(layer)));
     if (root.is_null()) root = Node::make_object();  // an empty layer (`null`) sets nothing
     if (!root.is_object()) {
@@ -174,25 +179,29 @@ void merge_layers(RequestCompiler& c) {
     return nullptr;
   };
   // Replaces (or adds) a whole field; maps and lists record the origin of each entry or item.
-  auto set = [&](const Member& mem, const Origin& o) {
+  // The prepared layers are ours: their members move into the merged request.
+  auto set = [&](Member& mem, const Origin& o) {
     MergedField* f = find(mem.key);
     if (!f) f = &fields.emplace_back();
-    f->member = mem;
+    f->member = std::move(mem);
     f->origin = o;
     f->parts.clear();
-    const Node& v = mem.value;
-    if (is_one_of(mem.key, k_map_fields) && v.is_object()) {
+    const Node& v = f->member.value;
+    if (is_one_of(f->member.key, k_map_fields) && v.is_object()) {
       for (const auto& e : v.members) f->parts.push_back(member_origin(e, pointer_join(o.path, e.input_key()), o.layer));
-    } else if (is_one_of(mem.key, k_list_fields) && v.is_array()) {
+    } else if (is_one_of(f->member.key, k_list_fields) && v.is_array()) {
       for (std::size_t i = 0; i < v.items.size(); ++i) f->parts.push_back({pointer_join(o.path, i), v.items[i].mark, {}, o.layer});
     }
   };
 
+  std::size_t most = 0;
+  for (const auto& p : c.prepared) most += p.members.size();
+  fields.reserve(most);
   std::optional<Layer> containers_layer;
   for (Layer layer : k_layers) {
     if (!c.docs[index(layer)]) continue;
-    for (const auto& mem : c.prepared[index(layer)].members) {
-      const Node& v = mem.value;
+    for (auto& mem : c.prepared[index(layer)].members) {
+      Node& v = mem.value;
       Origin o = member_origin(mem, pointer_join("", mem.input_key()), layer);
       if (mem.key == "containers") containers_layer = layer;
       MergedField* existing = find(mem.key);
@@ -204,15 +213,24 @@ void merge_layers(RequestCompiler& c) {
           if (!v.members.empty() || !existing) set(mem, o);
         } else {
           Node& map = existing->member.value;
-          for (const auto& e : v.members) {
+          // Keys by position, so a merge costs linear time whatever the sizes (the reserve keeps
+          // the views valid while entries are added).
+          map.members.reserve(map.members.size() + v.members.size());
+          std::unordered_map<std::string_view, std::size_t> at;
+          for (std::size_t i = 0; i < map.members.size(); ++i) at.emplace(map.members[i].key, i);
+          for (auto& e : v.members) {
             Origin eo = member_origin(e, pointer_join(o.path, e.input_key()), layer);
-            auto it = std::find_if(map.members.begin(), map.members.end(), [&](const Member& x) { return x.key == e.key; });
-            if (it != map.members.end()) {
-              *it = e;
-              existing->parts[static_cast<std::size_t>(it - map.members.begin())] = eo;
+            if (auto it = at.find(e.key); it != at.end()) {
+              // The key stays (it is the same, and `at` views it); the rest is the later layer's.
+              Member& kept = map.members[it->second];
+              kept.original_key = std::move(e.original_key);
+              kept.key_mark = e.key_mark;
+              kept.value = std::move(e.value);
+              existing->parts[it->second] = eo;
             } else {
-              map.members.push_back(e);
+              map.members.push_back(std::move(e));
               existing->parts.push_back(eo);
+              at.emplace(map.members.back().key, map.members.size() - 1);
             }
           }
         }
@@ -222,8 +240,8 @@ void merge_layers(RequestCompiler& c) {
         // Earlier layers first, then later ones, duplicates kept as the SDK sends them.
         if (existing && existing->member.value.is_array() && v.is_array()) {
           for (std::size_t i = 0; i < v.items.size(); ++i) {
-            existing->member.value.items.push_back(v.items[i]);
             existing->parts.push_back({pointer_join(o.path, i), v.items[i].mark, {}, layer});
+            existing->member.value.items.push_back(std::move(v.items[i]));
           }
         } else {
           set(mem, o);

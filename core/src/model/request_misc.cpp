@@ -2,6 +2,7 @@
 // request alone. Uniqueness is checked with hash maps, so a list of any length costs linear time,
 // and a duplicate names its first occurrence (SPEC §3 `related`).
 #include <algorithm>
+#include <optional>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -23,20 +24,35 @@ bool valid_tag(std::string_view t) {
 }
 
 void check_tags(RequestCompiler& c) {
-  std::unordered_map<std::string_view, Origin> seen;
-  for (const Cursor& t : c.parts("tags")) {
-    if (!t.node->is_string()) continue;
-    if (!valid_tag(t.node->text)) {
-      c.report(Code::TAG_INVALID, t,
-               "tag " + t.node->display() + " must be 1 to 59 characters of letters, digits, '.', '_' or '-', ending in a letter or digit");
-    } else if (auto it = seen.find(t.node->text); it != seen.end()) {
-      Diagnostic& d = c.report(Code::TAG_DUPLICATE, t,
-                               "tag " + t.node->display() + " appears twice (defaults' tags come first, then the request's)",
-                               "the Python SDK keeps duplicates; the TypeScript SDK requires unique tags");
-      c.relate(d, it->second, "the first occurrence");
-      continue;
+  const MergedField* f = c.m.field("tags");
+  if (!f || !f->value().is_array()) return;
+  const auto& items = f->value().items;
+  // The first occurrence of each tag, by index: a hash map for long lists, a scan for short ones.
+  std::unordered_map<std::string_view, std::size_t> seen;
+  auto first = [&](std::size_t i) -> std::optional<std::size_t> {
+    std::string_view v = items[i].text;
+    if (items.size() > 16) {
+      auto [it, inserted] = seen.emplace(v, i);
+      return inserted ? std::nullopt : std::optional<std::size_t>(it->second);
     }
-    seen.emplace(t.node->text, origin_of(t));
+    for (std::size_t k = 0; k < i; ++k) {
+      if (items[k].is_string() && items[k].text == v) return k;
+    }
+    return std::nullopt;
+  };
+  for (std::size_t i = 0; i < items.size() && i < f->parts.size(); ++i) {
+    const Node& t = items[i];
+    if (!t.is_string()) continue;
+    if (!valid_tag(t.text)) {
+      c.report_at(Code::TAG_INVALID, f->parts[i],
+                  "tag " + t.display() + " must be 1 to 59 characters of letters, digits, '.', '_' or '-', ending in a letter or digit");
+      if (items.size() > 16) seen.emplace(t.text, i);
+    } else if (auto k = first(i)) {
+      Diagnostic& d = c.report_at(Code::TAG_DUPLICATE, f->parts[i],
+                                  "tag " + t.display() + " appears twice (defaults' tags come first, then the request's)",
+                                  "the Python SDK keeps duplicates; the TypeScript SDK requires unique tags");
+      c.relate(d, f->parts[*k], "the first occurrence");
+    }
   }
 }
 

@@ -51,7 +51,18 @@ void read_placement(RequestCompiler& c) {
   // runner_ids: non-blank, unique, at most 100 entries and 64 KiB.
   Cursor ids = c.field("runner_ids");
   if (ids) m.runner_ids_at = origin_of(ids);
-  std::unordered_map<std::string_view, std::size_t> first;  // id → index in m.runner_ids
+  // id → index in m.runner_ids: a hash map past a few ids, a scan below.
+  std::unordered_map<std::string_view, std::size_t> first;
+  auto earlier = [&](std::string_view v) -> std::optional<std::size_t> {
+    if (ids.size() <= 16) {
+      for (std::size_t k = 0; k < m.runner_ids.size(); ++k) {
+        if (m.runner_ids[k].value == v) return k;
+      }
+      return std::nullopt;
+    }
+    auto it = first.find(v);
+    return it == first.end() ? std::nullopt : std::optional<std::size_t>(it->second);
+  };
   std::size_t total_bytes = 0;
   for (std::size_t i = 0; i < ids.size(); ++i) {
     Cursor id = ids.at(i);
@@ -62,12 +73,12 @@ void read_placement(RequestCompiler& c) {
       c.report(Code::RUNNER_IDS_INVALID, id, "runner_ids[" + std::to_string(i) + "] is blank", "remove it");
       continue;
     }
-    if (auto it = first.find(v); it != first.end()) {
+    if (auto k = earlier(v)) {
       Diagnostic& d = c.report(Code::RUNNER_IDS_INVALID, id, "runner id \"" + v + "\" is listed twice", "list each runner once");
-      c.relate(d, m.runner_ids[it->second].origin, "first listed here");
+      c.relate(d, m.runner_ids[*k].origin, "first listed here");
       continue;
     }
-    first.emplace(v, m.runner_ids.size());
+    if (ids.size() > 16) first.emplace(v, m.runner_ids.size());
     m.runner_ids.push_back(Text{v, origin_of(id), true});
   }
   if (ids.size() > 100) {

@@ -257,6 +257,7 @@ void read_volumes(RequestCompiler& c) {
 
   // R-VOL-3 needs to know where each volume is mounted: a volume with a mount_path mounts on the
   // primary container; containers' volume_mounts name others.
+  if (m.volumes.empty()) return;
   std::size_t primary = 0;
   for (std::size_t i = 0; i < m.containers.size(); ++i) {
     if (m.containers[i].primary) primary = i;

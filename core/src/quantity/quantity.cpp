@@ -202,10 +202,8 @@ void strip_trailing_zeros(BigUnsigned& mantissa, std::int64_t& exponent) {
     exponent = 0;
     return;
   }
-  for (;;) {
-    BigUnsigned trial = mantissa;
-    if (trial.divide(10) != 0) return;
-    mantissa = std::move(trial);
+  while (mantissa.last_digit() == 0) {
+    mantissa.divide(10);
     ++exponent;
   }
 }
@@ -501,12 +499,14 @@ std::optional<Quantity> Quantity::parse(std::string_view text, QuantityGrammar g
   q.normalize();
 
   // The limit is 2^63-1 milli-units; milli() rounds up, and ceil(x) ≤ N ⇔ x ≤ N for integer N.
-  if (!q.milli()) {
+  // Fewer than 19 digits in milli-units always fit, which spares the common case the arithmetic.
+  const bool surely_fits = static_cast<std::int64_t>(q.mantissa_.digits()) + q.exponent_ + 3 <= 18;
+  if (!surely_fits && !q.milli()) {
     return fail(error, QuantityErrorKind::too_large,
                 "quantity is too large (more than 9223372036854775807m): " + python_repr(s));
   }
   // Kubernetes does the same: a binary quantity below one unit is really a decimal one.
-  if (q.format_ == Format::binary_si && !q.is_zero() && q < from_int(1)) {
+  if (q.format_ == Format::binary_si && !q.is_zero() && q.exponent_ < 0 && q < from_int(1)) {
     q.format_ = Format::decimal_si;
   }
   return q;
