@@ -3,8 +3,10 @@
 Profiles (``--hypothesis-profile=NAME``; ``ci`` when none is given):
 - ``ci``: derandomised (a fixed seed: the same requests on every run), 10,000 generated requests
   and 2,500 generated error-mapping cases (plus the exhaustive error-mapping sweep);
-- ``long``: 200,000 requests and 20,000 error-mapping cases, random seed (printed by Hypothesis
-  when something fails; ``--hypothesis-seed=N`` replays a run).
+- ``long``: 200,000 requests and 50,000 generated error-mapping cases, random seed (printed by
+  Hypothesis when something fails; ``--hypothesis-seed=N`` fixes it).
+  ``SANDGATE_DIFFERENTIAL_SNAPSHOT=file.json`` writes the counts every 2,000 requests, to follow a
+  long run; ``SANDGATE_DIFFERENTIAL_MAX_EXAMPLES`` changes its size (to split it over processes).
 """
 
 from __future__ import annotations
@@ -27,7 +29,10 @@ _COMMON: dict[str, Any] = dict(
     print_blob=True,
 )
 settings.register_profile("ci", max_examples=10_000, derandomize=True, **_COMMON)
-settings.register_profile("long", max_examples=200_000, **_COMMON)
+# SANDGATE_DIFFERENTIAL_MAX_EXAMPLES splits the long run over processes (with --hypothesis-seed=N).
+settings.register_profile(
+    "long", max_examples=int(os.environ.get("SANDGATE_DIFFERENTIAL_MAX_EXAMPLES", "200000")), **_COMMON
+)
 settings.register_profile("quick", max_examples=1_000, derandomize=True, **_COMMON)
 settings.load_profile(os.environ.get("SANDGATE_DIFFERENTIAL_PROFILE", "ci"))
 

@@ -54,6 +54,16 @@ class Report:
         n = self.total - t["pending"]
         return (t["agree"] + t["expected"]) / n if n else 1.0
 
+    def snapshot(self) -> dict[str, object]:
+        return {
+            "title": self.title,
+            "total": self.total,
+            "by_family": {k: dict(v) for k, v in self.by_family.items()},
+            "by_layer": {k: dict(v) for k, v in self.by_mode.items()},
+            "entries": dict(self.entries),
+            "disagreements": [{"key": list(k), "count": n, "example": ex} for k, (n, ex) in self.disagreements.items()],
+        }
+
     def render(self) -> list[str]:
         out = [f"==== {self.title}: {self.total} {self.unit} ===="]
         for name, table in ((self.dims[0], self.by_family), (self.dims[1], self.by_mode)):

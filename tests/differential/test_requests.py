@@ -13,6 +13,7 @@ in the engine); anything else fails the test, and Hypothesis shrinks it to a min
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -55,13 +56,27 @@ def compare(case: Case) -> str:
     return "disagree"
 
 
+SNAPSHOT = os.environ.get("SANDGATE_DIFFERENTIAL_SNAPSHOT")
+
+
+def write_snapshot() -> None:
+    if SNAPSHOT:
+        with open(SNAPSHOT, "w", encoding="utf-8") as f:
+            json.dump(REPORT.snapshot(), f, indent=1, default=str)
+
+
 @given(cases())
 def _one_case(case: Case) -> None:
     compare(case)
+    if SNAPSHOT and REPORT.total % 2000 == 0:
+        write_snapshot()
 
 
 def test_generated_requests_agree_with_the_sdk() -> None:
-    _one_case()
+    try:
+        _one_case()
+    finally:
+        write_snapshot()
     assert REPORT.total >= min(MIN_REQUESTS, settings.default.max_examples), REPORT.total
     if not COLLECT:
         assert REPORT.explained_without_pending() >= MIN_AGREEMENT, "\n".join(REPORT.render())
