@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Python binding's suite: build and install bindings/python into .venv, run its pytest suite
 # (conformance vectors, input kinds, exceptions, the pre-submit hook against cwsandbox, hostile
-# values, threads) and mypy --strict on the typed example. Needs scripts/install-deps.sh first.
+# values, threads), the differential suite against cwsandbox 1.22 (tests/differential) and mypy
+# --strict on the typed example. Needs scripts/install-deps.sh first.
 # No network: the build uses the venv's scikit-build-core and pybind11 (no build isolation).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,6 +21,11 @@ echo "test-python: building and installing bindings/python"
 
 echo "test-python: pytest"
 .venv/bin/pytest -q bindings/python/tests
+
+echo "test-python: differential suite against cwsandbox 1.22 (CI profile: fixed seed)"
+# tests/differential: generated Sandbox.run requests and server errors, sandgate vs the real SDK's
+# client-side path, no network; prints the agreement summary. --hypothesis-profile=long for more.
+.venv/bin/pytest -q -p no:cacheprovider tests/differential
 
 echo "test-python: mypy --strict on the typed example"
 .venv/bin/mypy --strict --cache-dir build/python/mypy-cache bindings/python/examples/typed_usage.py
