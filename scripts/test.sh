@@ -3,6 +3,7 @@
 #   C++ unit tests, the conformance vectors, the hostile-input catalogue and the generated-docs
 #   check, all under AddressSanitizer + UndefinedBehaviorSanitizer;
 #   the Python and Node suites (the same conformance vectors through each binding);
+#   the installed C++ package (tests/consumer, find_package(sandgate));
 #   the shared-policy thread test under ThreadSanitizer; the pre-commit hook; bounded fuzzing.
 # Every step runs; the script fails at the end if any step failed.
 set -uo pipefail
@@ -33,6 +34,7 @@ export SANDGATE_CLI="$PWD/build/asan/sandgate"
 core() { cmake --preset bindings-core >/dev/null && cmake --build --preset bindings-core; }
 step "core library for the bindings" core
 export SANDGATE_PREBUILT_CORE="$PWD/build/bindings-core"
+[ -x scripts/test-consumer.sh ] && step "C++ package: cmake --install + find_package consumer" ./scripts/test-consumer.sh
 [ -x scripts/test-python.sh ] && step "Python binding" ./scripts/test-python.sh
 [ -x scripts/test-node.sh ] && step "Node binding" ./scripts/test-node.sh
 [ -x scripts/test-tsan.sh ] && step "Threads under TSan" ./scripts/test-tsan.sh
