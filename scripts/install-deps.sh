@@ -14,7 +14,7 @@ apt_packages=(
   build-essential cmake ninja-build pkg-config
   libyaml-cpp-dev rapidjson-dev libre2-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  clang-14 libclang-rt-14-dev
+  clang-14 libclang-rt-14-dev valgrind
   git ca-certificates
 )
 missing=()
