@@ -18,7 +18,7 @@ void expect(bool condition, std::string_view what) {
 }
 
 bool has_code(const sandgate::Result& result, std::string_view code) {
-  for (const auto& d : result.diagnostics) {
+  for (const auto& d : result.diagnostics()) {
     if (d.name() == code) return true;
   }
   return false;
@@ -39,14 +39,14 @@ int main() {
   const auto fits = sandgate::load_document("resources: {cpu: \"4\", memory: 8Gi}\n", sandgate::Format::yaml,
                                             "fits.yaml");
   const auto ok = engine.check(fits);
-  expect(ok.ok, "a request at max_cpu is accepted");
-  expect(ok.qos_class == "Guaranteed", "requests == limits gives the Guaranteed QoS class");
+  expect(ok.ok(), "a request at max_cpu is accepted");
+  expect(ok.qos_class() == "Guaranteed", "requests == limits gives the Guaranteed QoS class");
 
   // Above max_cpu: rejected with the code the CLI, Python and Node report.
   const auto big = sandgate::load_document("resources: {cpu: 4001m, memory: 8Gi}\n", sandgate::Format::yaml,
                                            "big.yaml");
   const auto rejected = engine.check(big);
-  expect(!rejected.ok, "a request above max_cpu is rejected");
+  expect(!rejected.ok(), "a request above max_cpu is rejected");
   expect(has_code(rejected, "SG_RESOURCE_ABOVE_MAX"), "the rejection is SG_RESOURCE_ABOVE_MAX");
 
   // An invalid policy is reported, not thrown.
