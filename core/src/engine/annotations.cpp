@@ -4,6 +4,7 @@
 
 #include "engine/rules.h"
 #include "util/net.h"
+#include "util/prefix_set.h"
 
 namespace sandgate::engine {
 namespace {
@@ -87,14 +88,13 @@ void resolve_annotations(Context& ctx) {
         continue;
       }
       // R-ANN-2: a plain, case-sensitive starts_with on the key exactly as given.
-      for (const auto& prefix : pm.denied_annotation_prefixes) {
-        // An empty entry is a prefix of every key (plain starts_with, SPEC R-ANN-3).
-        if (key.compare(0, prefix.size(), prefix) == 0) {
-          ctx.report_key(Code::ANNOTATION_DENIED_PREFIX, at, "annotation key \"" + key + "\" starts with the denied prefix \"" + prefix + "\"",
-                     pm.base_annotations.count(key) ? "the policy pins this key itself; remove it from the request"
-                                                    : "remove it; the runner's policy does not let sandboxes set " + prefix + "* annotations");
-          break;
-        }
+      // An empty entry is a prefix of every key (plain starts_with, SPEC R-ANN-3). Of nested
+      // matching entries the shortest is named. O(log n) per key (util/prefix_set.h).
+      if (auto hit = pm.denied_prefix_set.find(key)) {
+        std::string prefix(hit->prefix);
+        ctx.report_key(Code::ANNOTATION_DENIED_PREFIX, at, "annotation key \"" + key + "\" starts with the denied prefix \"" + prefix + "\"",
+                   pm.base_annotations.count(key) ? "the policy pins this key itself; remove it from the request"
+                                                  : "remove it; the runner's policy does not let sandboxes set " + prefix + "* annotations");
       }
       // R-ANN-4, client rule: the TypeScript SDK rejects empty values.
       if (m.value.is_string() && m.value.text.empty()) {

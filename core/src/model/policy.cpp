@@ -182,6 +182,7 @@ void build_model(const Cursor& root, model::PolicyModel& m, DiagnosticSink& sink
     m.default_lifetime_seconds = l.node->integer;
   }
   m.denied_annotation_prefixes = c["metadata"]["denied_annotation_prefixes"].strings();
+  m.denied_prefix_set = PrefixSet(m.denied_annotation_prefixes);
   if (Cursor n = c["metadata"]["max_annotation_count"]; n.is_int() && n.node->integer >= 0) {
     m.max_annotation_count = n.node->integer;
   }

@@ -13,6 +13,7 @@
 #include "sandgate/quantity.h"
 #include "model/cursor.h"
 #include "util/net.h"
+#include "util/prefix_set.h"
 
 namespace sandgate::model {
 
@@ -85,6 +86,7 @@ struct PolicyModel {
   std::vector<std::string> allowed_instance_types;
   std::int64_t default_lifetime_seconds = 0;
   std::vector<std::string> denied_annotation_prefixes;
+  PrefixSet denied_prefix_set;  // the same, for matching keys (R-ANN-2); index into the list above
   std::int64_t max_annotation_count = 0;
   std::vector<std::string> allowed_media;  // STORAGE_MEDIUM_*
   PolicyQuantity max_size;
