@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <unordered_set>
 
 #include "engine/rules.h"
 #include "util/net.h"
@@ -24,17 +25,17 @@ bool valid_tag(std::string_view t) {
 
 void check_tags(Context& ctx) {
   Cursor tags = ctx.root()["tags"];
-  std::vector<std::string> seen;
+  std::unordered_set<std::string_view> seen;  // views of the tags' text in the merged request
   for (std::size_t i = 0; i < tags.size(); ++i) {
     Cursor t = tags.at(i);
     if (!t.node->is_string()) continue;
+    bool first = seen.insert(t.node->text).second;
     if (!valid_tag(t.node->text)) {
       ctx.report(Code::TAG_INVALID, t, "tag " + t.node->display() + " must be 1 to 59 characters of letters, digits, '.', '_' or '-', ending in a letter or digit");
-    } else if (std::find(seen.begin(), seen.end(), t.node->text) != seen.end()) {
+    } else if (!first) {
       ctx.report(Code::TAG_DUPLICATE, t, "tag " + t.node->display() + " appears twice (defaults' tags come first, then the request's)",
                  "the Python SDK keeps duplicates; the TypeScript SDK requires unique tags");
     }
-    seen.push_back(t.node->text);
   }
 }
 
