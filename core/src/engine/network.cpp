@@ -3,8 +3,11 @@
 // nothing declared means the policy's defaults. Also the documented older fields.
 #include <algorithm>
 #include <map>
+#include <set>
+#include <unordered_set>
 
 #include "engine/rules.h"
+#include "util/address_set.h"
 #include "util/net.h"
 
 namespace sandgate::engine {
@@ -58,35 +61,6 @@ bool ports_covered(const Ports& env, const Ports& decl) {
     if (!held) return false;
   }
   return true;
-}
-
-bool intersects(const Prefix& a, const Prefix& b) { return a.covers(b) || b.covers(a); }
-
-struct EnvCidr {
-  Prefix prefix;
-  std::vector<Prefix> except;
-};
-
-// Whether every address of `c` (outside `holes`) lies in the union of `env` minus their excepts.
-bool cidr_covered(const Prefix& c, const std::vector<EnvCidr>& env, const std::vector<Prefix>& holes, int& budget) {
-  if (--budget < 0) return false;
-  for (const auto& h : holes) {
-    if (h.covers(c)) return true;  // the declared rule itself carves this out
-  }
-  bool touches = false;
-  for (const auto& e : env) {
-    if (!intersects(e.prefix, c)) continue;
-    touches = true;
-    if (e.prefix.covers(c) && std::none_of(e.except.begin(), e.except.end(), [&](const Prefix& x) { return intersects(x, c); })) {
-      return true;
-    }
-  }
-  if (!touches || c.bits >= c.width()) return false;
-  Prefix left = c, right = c;
-  left.bits = right.bits = c.bits + 1;
-  int byte = c.bits / 8, bit = 7 - c.bits % 8;
-  right.addr[static_cast<std::size_t>(byte)] = static_cast<std::uint8_t>(right.addr[static_cast<std::size_t>(byte)] | (1u << bit));
-  return cidr_covered(left, env, holes, budget) && cidr_covered(right, env, holes, budget);
 }
 
 bool host_matches(const std::string& pattern, const std::string& name) {
@@ -233,68 +207,171 @@ model::NetRule read_declared(Context& ctx, const Cursor& c, bool ingress) {
   return r;
 }
 
-// Whether the envelope admits the declared rule (SPEC §6.7; reference §3.5).
-std::string outside_reason(const model::NetRule& d, const std::vector<model::NetRule>& envelope) {
-  Ports decl_ports = ports_of(d, d.kind() == model::PeerKind::hostname);
-  auto env_any = [&]() {
-    return std::any_of(envelope.begin(), envelope.end(), [&](const model::NetRule& e) {
-      return e.kind() == model::PeerKind::any && e.any && ports_covered(ports_of(e, false), decl_ports);
-    });
-  };
-  switch (d.kind()) {
-    case model::PeerKind::cidr: {
-      if (env_any()) return {};
-      if (!d.prefix) return {};  // malformed: reported already
-      std::vector<EnvCidr> env;
-      for (const auto& e : envelope) {
-        if (e.kind() == model::PeerKind::cidr && e.prefix && ports_covered(ports_of(e, false), decl_ports)) env.push_back({*e.prefix, e.except});
+// The envelope (allowed_egress or allowed_ingress), indexed once per check so that each declared
+// rule is not compared with every envelope rule (SPEC §6.7; reference §3.5). An envelope rule
+// counts only when its ports cover the declared rule's, so the CIDR union, the `any` and tenant
+// answers are built once per distinct port list of the declared rules (nearly always one or two);
+// hostnames are looked up by name and by parent domain; selectors are compared with the
+// envelope's selector rules only.
+std::string ports_key(const Ports& p) {
+  if (!p) return "*";
+  std::string key;
+  for (const auto& s : *p) key += s.protocol + ":" + std::to_string(s.lo) + "-" + std::to_string(s.hi) + ",";
+  return key;
+}
+
+// "a.b.c" → "b.c": what a name is one label under ("" without a dot or with an empty label).
+std::string parent_domain(const std::string& name) {
+  auto dot = name.find('.');
+  return dot == std::string::npos || dot == 0 ? std::string() : name.substr(dot + 1);
+}
+
+class Envelope {
+ public:
+  explicit Envelope(const std::vector<model::NetRule>& rules) : rules_(rules) {
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+      const auto& e = rules[i];
+      switch (e.kind()) {
+        case model::PeerKind::hostname:
+          // host_matches(pattern, name): "*" holds every name, "*.s" its own text and names one
+          // label under s, anything else only itself.
+          if (e.hostname == "*") {
+            star_.push_back(i);
+          } else {
+            by_name_[e.hostname].push_back(i);
+            if (e.hostname.size() > 2 && e.hostname[0] == '*' && e.hostname[1] == '.') by_parent_[e.hostname.substr(2)].push_back(i);
+          }
+          break;
+        case model::PeerKind::selector: selectors_.push_back(i); break;
+        default: break;
       }
-      int budget = 4096;
-      if (cidr_covered(*d.prefix, env, d.except, budget)) return {};
-      return "the CIDR " + d.cidr + " (with these ports) is not inside the allowed CIDR ranges";
     }
-    case model::PeerKind::tenant:
-      if (env_any()) return {};
-      for (const auto& e : envelope) {
-        if (e.kind() == model::PeerKind::tenant && e.tenant == d.tenant && ports_covered(ports_of(e, false), decl_ports)) return {};
+  }
+
+  std::string outside_reason(const model::NetRule& d) {
+    Ports decl_ports = ports_of(d, d.kind() == model::PeerKind::hostname);
+    std::string key = ports_key(decl_ports);
+    switch (d.kind()) {
+      case model::PeerKind::cidr: {
+        if (any(decl_ports, key)) return {};
+        if (!d.prefix) return {};  // malformed: reported already
+        if (cidrs(decl_ports, key).covers(*d.prefix, d.except)) return {};
+        return "the CIDR " + d.cidr + " (with these ports) is not inside the allowed CIDR ranges";
       }
-      return "no allowed rule grants tenant " + d.tenant + " on these ports";
-    case model::PeerKind::any:
-      if (env_any()) return {};
-      return "\"any\" is allowed only when the envelope has an \"any\" rule covering these ports";
-    case model::PeerKind::hostname: {
-      if (env_any()) return {};
-      for (const auto& e : envelope) {
-        if (e.kind() != model::PeerKind::hostname || !host_matches(e.hostname, d.hostname)) continue;
-        if (!ports_covered(ports_of(e, true), decl_ports)) continue;
-        bool excepted = std::any_of(e.hostname_except.begin(), e.hostname_except.end(), [&](const std::string& x) {
-          std::string lx = lower(x);
-          return host_matches(lx, d.hostname) || host_matches(d.hostname, lx);
-        });
-        if (!excepted) return {};
-      }
-      return "the hostname " + d.hostname + " matches no allowed hostname pattern (a CIDR envelope never grants names)";
-    }
-    case model::PeerKind::selector:
-      for (const auto& e : envelope) {
-        if (e.kind() != model::PeerKind::selector || e.has_namespace_labels != d.has_namespace_labels) continue;
-        auto superset = [](const std::map<std::string, std::string>& have, const std::map<std::string, std::string>& need) {
-          return std::all_of(need.begin(), need.end(), [&](const auto& kv) {
-            auto it = have.find(kv.first);
-            return it != have.end() && it->second == kv.second;
+      case model::PeerKind::tenant: {
+        if (any(decl_ports, key)) return {};
+        auto [it, added] = tenant_.try_emplace(d.tenant + "|" + key, false);
+        if (added) {
+          it->second = std::any_of(rules_.begin(), rules_.end(), [&](const model::NetRule& e) {
+            return e.kind() == model::PeerKind::tenant && e.tenant == d.tenant && ports_covered(ports_of(e, false), decl_ports);
           });
+        }
+        if (it->second) return {};
+        return "no allowed rule grants tenant " + d.tenant + " on these ports";
+      }
+      case model::PeerKind::any:
+        if (any(decl_ports, key)) return {};
+        return "\"any\" is allowed only when the envelope has an \"any\" rule covering these ports";
+      case model::PeerKind::hostname: {
+        if (any(decl_ports, key)) return {};
+        std::vector<std::size_t> candidates = star_;
+        auto take = [&](const std::map<std::string, std::vector<std::size_t>>& index, const std::string& k) {
+          if (auto it = index.find(k); it != index.end()) candidates.insert(candidates.end(), it->second.begin(), it->second.end());
         };
-        if (superset(d.pod_labels, e.pod_labels) && superset(d.namespace_labels, e.namespace_labels) &&
-            ports_covered(ports_of(e, false), decl_ports)) {
-          return {};
+        take(by_name_, d.hostname);
+        if (d.hostname.empty() || d.hostname[0] != '*') take(by_parent_, parent_domain(d.hostname));
+        std::sort(candidates.begin(), candidates.end());  // envelope order, as a scan would meet them
+        for (std::size_t i : candidates) {
+          const auto& e = rules_[i];
+          if (!host_matches(e.hostname, d.hostname)) continue;
+          if (!ports_covered(ports_of(e, true), decl_ports)) continue;
+          if (!excepted(i, d.hostname)) return {};
+        }
+        return "the hostname " + d.hostname + " matches no allowed hostname pattern (a CIDR envelope never grants names)";
+      }
+      case model::PeerKind::selector:
+        for (std::size_t i : selectors_) {
+          const auto& e = rules_[i];
+          if (e.has_namespace_labels != d.has_namespace_labels) continue;
+          auto superset = [](const std::map<std::string, std::string>& have, const std::map<std::string, std::string>& need) {
+            return std::all_of(need.begin(), need.end(), [&](const auto& kv) {
+              auto it = have.find(kv.first);
+              return it != have.end() && it->second == kv.second;
+            });
+          };
+          if (superset(d.pod_labels, e.pod_labels) && superset(d.namespace_labels, e.namespace_labels) &&
+              ports_covered(ports_of(e, false), decl_ports)) {
+            return {};
+          }
+        }
+        return "no allowed selector rule entitles these labels (\"any\" never covers selectors)";
+      case model::PeerKind::none:
+        return {};
+    }
+    return {};
+  }
+
+ private:
+  bool any(const Ports& decl_ports, const std::string& key) {
+    auto [it, added] = any_.try_emplace(key, false);
+    if (added) {
+      it->second = std::any_of(rules_.begin(), rules_.end(), [&](const model::NetRule& e) {
+        return e.kind() == model::PeerKind::any && e.any && ports_covered(ports_of(e, false), decl_ports);
+      });
+    }
+    return it->second;
+  }
+
+  // The union of the envelope's CIDR rules (minus their excepts) whose ports cover `decl_ports`.
+  const AddressSet& cidrs(const Ports& decl_ports, const std::string& key) {
+    auto [it, added] = cidrs_.try_emplace(key);
+    if (added) {
+      for (const auto& e : rules_) {
+        if (e.kind() == model::PeerKind::cidr && e.prefix && ports_covered(ports_of(e, false), decl_ports)) it->second.add(*e.prefix, e.except);
+      }
+      it->second.build();
+    }
+    return it->second;
+  }
+
+  // Whether envelope rule i's hostname_except excludes `name`: an except x excludes it when
+  // host_matches(x, name) or host_matches(name, x), looked up by name and parent domain.
+  bool excepted(std::size_t i, const std::string& name) {
+    auto [it, added] = excepts_.try_emplace(i);
+    Excepts& x = it->second;
+    if (added) {
+      for (const auto& raw : rules_[i].hostname_except) {
+        std::string e = lower(raw);
+        if (e == "*") x.star = true;
+        x.names.insert(e);
+        if (e.size() > 2 && e[0] == '*' && e[1] == '.') {
+          x.wildcard_parents.insert(e.substr(2));
+        } else if (!e.empty() && e[0] != '*' && !parent_domain(e).empty()) {
+          x.exact_parents.insert(parent_domain(e));
         }
       }
-      return "no allowed selector rule entitles these labels (\"any\" never covers selectors)";
-    case model::PeerKind::none:
-      return {};
+    }
+    if (x.star || x.names.count(name)) return true;  // equal, either way round
+    if (name == "*") return !rules_[i].hostname_except.empty();  // host_matches("*", x)
+    if (name.empty()) return false;
+    if (name[0] != '*') {
+      std::string parent = parent_domain(name);
+      return !parent.empty() && x.wildcard_parents.count(parent) > 0;  // x = "*.s", name one label under s
+    }
+    return name.size() > 2 && name[1] == '.' && x.exact_parents.count(name.substr(2)) > 0;  // name = "*.s", x one label under s
   }
-  return {};
-}
+
+  struct Excepts {
+    bool star = false;
+    std::set<std::string> names, wildcard_parents, exact_parents;
+  };
+  const std::vector<model::NetRule>& rules_;
+  std::vector<std::size_t> star_, selectors_;
+  std::map<std::string, std::vector<std::size_t>> by_name_, by_parent_;
+  std::map<std::string, bool> any_, tenant_;
+  std::map<std::string, AddressSet> cidrs_;
+  std::map<std::size_t, Excepts> excepts_;
+};
 
 void check_older_fields(Context& ctx, const Cursor& net) {
   Cursor root = ctx.root();
@@ -332,14 +409,13 @@ void check_older_fields(Context& ctx, const Cursor& net) {
       invalid(egress_mode, "egress_mode " + egress_mode.node->display() + " is not internet, isolated, org or user");
     }
   }
-  std::vector<std::int64_t> seen;
+  std::unordered_set<std::int64_t> seen;
   for (std::size_t i = 0; i < ports.size(); ++i) {
     Cursor cp = ports.at(i)["container_port"];
     if (!cp.is_int()) continue;
     std::int64_t v = cp.node->integer;
     if (v < 1 || v > 65535) invalid(cp, "container_port " + cp.node->display() + " is outside 1..65535");
-    if (std::find(seen.begin(), seen.end(), v) != seen.end()) invalid(cp, "container_port " + cp.node->display() + " is listed twice");
-    seen.push_back(v);
+    if (!seen.insert(v).second) invalid(cp, "container_port " + cp.node->display() + " is listed twice");
   }
 }
 
@@ -355,6 +431,7 @@ void resolve_network(Context& ctx) {
     ctx.report(Code::NET_DENY_WITH_RULES, net["deny_egress"], "NetworkOptions.deny_egress cannot be combined with egress rules",
                "drop the egress rules, or deny_egress");
   }
+  Envelope egress_envelope(pm.allowed_egress), ingress_envelope(pm.allowed_ingress);
   for (std::size_t i = 0; i < egress.size(); ++i) {
     Cursor r = egress.at(i);
     if (!r.node->is_object()) continue;
@@ -366,7 +443,7 @@ void resolve_network(Context& ctx) {
       continue;
     }
     if (pm.allowed_egress.empty()) continue;  // no envelope: no restriction
-    std::string why = outside_reason(d, pm.allowed_egress);
+    std::string why = egress_envelope.outside_reason(d);
     if (!why.empty()) {
       ctx.report(Code::NET_OUTSIDE_ENVELOPE, r, "egress rule " + std::to_string(i) + " is outside the policy's allowed_egress: " + why,
                  "declare only what allowed_egress covers; the server rejects, it never narrows");
@@ -380,7 +457,7 @@ void resolve_network(Context& ctx) {
     if (!r.node->is_object()) continue;
     model::NetRule d = read_declared(ctx, r, true);
     if (d.peers.size() != 1 || deny_ingress || pm.allowed_ingress.empty()) continue;
-    std::string why = outside_reason(d, pm.allowed_ingress);
+    std::string why = ingress_envelope.outside_reason(d);
     if (!why.empty()) {
       ctx.report(Code::NET_OUTSIDE_ENVELOPE, r, "ingress rule " + std::to_string(i) + " is outside the policy's allowed_ingress: " + why,
                  "declare only what allowed_ingress covers");
