@@ -3,17 +3,18 @@
 // file paths.
 #include <algorithm>
 #include <charconv>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "engine/rules.h"
+#include "util/path_overlap.h"
 
 namespace sandgate::engine {
 namespace {
 
 constexpr std::string_view k_reserved_roots[] = {"/proc", "/sys", "/dev", "/etc", "/var/run/secrets", "/shared/credentials"};
 
-bool under(std::string_view path, std::string_view root) {
-  return path == root || (path.size() > root.size() && path.compare(0, root.size(), root) == 0 && path[root.size()] == '/');
-}
+bool under(std::string_view path, std::string_view root) { return path_under(path, root); }
 
 // The gateway's validateMountPathBase: "" when the path is fine, else why not.
 std::string mount_path_problem(std::string_view p) {
@@ -185,7 +186,7 @@ void check_volumes(Context& ctx) {
   Cursor cs = root["containers"];
   for (std::size_t ci = 0; ci < cs.size(); ++ci) {
     Cursor mounts = cs.at(ci)["volume_mounts"];
-    std::vector<std::string> seen;
+    std::unordered_set<std::string_view> seen;
     for (std::size_t k = 0; k < mounts.size(); ++k) {
       Cursor mp = mounts.at(k)["mount_path"];
       if (mp && mp.node->is_string()) {
@@ -193,11 +194,10 @@ void check_volumes(Context& ctx) {
         if (!problem.empty()) {
           ctx.report(Code::MOUNT_PATH_INVALID, mp, "mount path " + mp.node->display() + " is not allowed: " + problem,
                      "use an absolute, canonical path such as /work, outside /proc, /sys, /dev, /etc, /var/run/secrets and /shared/credentials");
-        } else if (std::find(seen.begin(), seen.end(), mp.node->text) != seen.end()) {
+        } else if (!seen.insert(mp.node->text).second) {
           ctx.report(Code::MOUNT_PATH_DUPLICATE, mp, "two volume mounts of one container are at " + mp.node->text,
                      "mount each volume at its own path");
         }
-        seen.push_back(mp.node->text);
       }
       if (Cursor sp = mounts.at(k)["sub_path"]; sp && sp.node->is_string()) {
         std::string problem = sub_path_problem(sp.node->text);
@@ -206,21 +206,16 @@ void check_volumes(Context& ctx) {
     }
   }
 
-  // R-VOL-1: unique names and mount paths.
+  // R-VOL-1: unique names and mount paths (hash sets: no pairwise comparison).
+  std::unordered_set<std::string_view> names, mount_paths;
   for (std::size_t i = 0; i < volumes.size(); ++i) {
-    for (std::size_t j = 0; j < i; ++j) {
-      if (!volumes[i].name.empty() && volumes[i].name == volumes[j].name) {
-        ctx.report(Code::VOLUME_NAME_DUPLICATE, volumes[i].at["name"] ? volumes[i].at["name"] : volumes[i].at,
-                   "volume name \"" + volumes[i].name + "\" is used twice", "give each volume its own name");
-        break;
-      }
+    if (!volumes[i].name.empty() && !names.insert(volumes[i].name).second) {
+      ctx.report(Code::VOLUME_NAME_DUPLICATE, volumes[i].at["name"] ? volumes[i].at["name"] : volumes[i].at,
+                 "volume name \"" + volumes[i].name + "\" is used twice", "give each volume its own name");
     }
-    for (std::size_t j = 0; j < i; ++j) {
-      if (!volumes[i].mount_path.empty() && volumes[i].mount_path == volumes[j].mount_path) {
-        ctx.report(Code::MOUNT_PATH_DUPLICATE, volumes[i].mount_at, "two volumes mount at " + volumes[i].mount_path,
-                   "mount each volume at its own path");
-        break;
-      }
+    if (!volumes[i].mount_path.empty() && !mount_paths.insert(volumes[i].mount_path).second) {
+      ctx.report(Code::MOUNT_PATH_DUPLICATE, volumes[i].mount_at, "two volumes mount at " + volumes[i].mount_path,
+                 "mount each volume at its own path");
     }
   }
 
@@ -240,6 +235,16 @@ void check_volumes(Context& ctx) {
   add_files(root["mounted_files"]);
   Cursor containers = root["containers"];
   for (std::size_t i = 0; i < containers.size(); ++i) add_files(containers.at(i)["mounted_files"]);
+  // Which volumes overlap which files, found without comparing every pair (util/path_overlap.h;
+  // a repeated file path or mount path takes part once: its repeats are reported as duplicates).
+  std::vector<std::vector<std::size_t>> overlaps(files.size());
+  {
+    std::vector<std::string_view> file_paths, mounts;
+    for (const auto& f : files) file_paths.push_back(f.first.empty() || f.first.front() != '/' ? std::string_view() : f.first);
+    for (const auto& v : volumes) mounts.push_back(v.mount_path);
+    for (const auto& [fi, vi] : overlapping_paths(file_paths, mounts)) overlaps[fi].push_back(vi);
+  }
+  std::unordered_set<std::string_view> file_seen;
   for (std::size_t i = 0; i < files.size(); ++i) {
     const auto& [path, at] = files[i];
     if (path.empty() || path.front() != '/') {
@@ -248,29 +253,40 @@ void check_volumes(Context& ctx) {
                  "give the full path including the file name, e.g. /app/config.json");
       continue;
     }
-    for (std::size_t j = 0; j < i; ++j) {
-      if (files[j].first == path) {
-        ctx.report(Code::MOUNTED_FILE_DUPLICATE, at, "mounted file path " + path + " is used twice", "mount each file once");
-        break;
-      }
+    if (!file_seen.insert(path).second) {
+      ctx.report(Code::MOUNTED_FILE_DUPLICATE, at, "mounted file path " + path + " is used twice", "mount each file once");
     }
-    for (const auto& v : volumes) {
-      if (!v.mount_path.empty() && (under(path, v.mount_path) || under(v.mount_path, path))) {
-        ctx.report(Code::MOUNT_PATH_FILE_OVERLAP, v.mount_at,
-                   "volume \"" + v.name + "\" mounts at " + v.mount_path + ", which overlaps the mounted file " + path,
-                   "mount the volume elsewhere, or move the file");
-      }
+    for (std::size_t vi : overlaps[i]) {
+      const Volume& v = volumes[vi];
+      ctx.report(Code::MOUNT_PATH_FILE_OVERLAP, v.mount_at,
+                 "volume \"" + v.name + "\" mounts at " + v.mount_path + ", which overlaps the mounted file " + path,
+                 "mount the volume elsewhere, or move the file");
     }
   }
 
   // R-VOL-3: memory-backed volumes per container ≤ 80 % of its memory request. A volume with a
   // mount_path mounts on the primary container; containers' volume_mounts name others.
+  std::unordered_map<std::string_view, int> container_of;  // the first container of each name
+  for (std::size_t i = 0; i < ctx.containers.size(); ++i) container_of.emplace(ctx.containers[i].name, static_cast<int>(i));
   auto container_index = [&](const std::string& name) -> int {
-    for (std::size_t i = 0; i < ctx.containers.size(); ++i) {
-      if (ctx.containers[i].name == name) return static_cast<int>(i);
-    }
-    return -1;
+    auto it = container_of.find(name);
+    return it == container_of.end() ? -1 : it->second;
   };
+  // For each volume name, the containers whose volume_mounts name it (in container order, once each).
+  std::unordered_map<std::string, std::vector<int>> mounted_on;
+  for (std::size_t ci = 0; ci < containers.size(); ++ci) {
+    Cursor mounts = containers.at(ci)["volume_mounts"];
+    int idx = mounts.size() > 0 ? container_index(containers.at(ci)["name"].str()) : -1;
+    if (idx < 0) continue;
+    for (std::size_t k = 0; k < mounts.size(); ++k) {
+      auto& list = mounted_on[mounts.at(k)["volume"].str()];
+      if (list.empty() || list.back() != idx) list.push_back(idx);
+    }
+  }
+  for (auto& [name, list] : mounted_on) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+  }
   int primary = 0;
   for (std::size_t i = 0; i < ctx.containers.size(); ++i) {
     if (ctx.containers[i].primary) primary = static_cast<int>(i);
@@ -280,13 +296,9 @@ void check_volumes(Context& ctx) {
     if (v.medium != "memory" || !v.size) continue;
     std::vector<int> targets;
     if (!v.mount_path.empty() && !ctx.containers.empty()) targets.push_back(primary);
-    for (std::size_t ci = 0; ci < containers.size(); ++ci) {
-      Cursor mounts = containers.at(ci)["volume_mounts"];
-      for (std::size_t k = 0; k < mounts.size(); ++k) {
-        if (mounts.at(k)["volume"].str() == v.name) {
-          int idx = container_index(containers.at(ci)["name"].str());
-          if (idx >= 0 && std::find(targets.begin(), targets.end(), idx) == targets.end()) targets.push_back(idx);
-        }
+    if (auto it = mounted_on.find(v.name); it != mounted_on.end()) {
+      for (int idx : it->second) {
+        if (targets.empty() || idx != targets.front()) targets.push_back(idx);  // the list has no repeats
       }
     }
     if (targets.empty()) ctx.unmounted_memory_volumes = ctx.unmounted_memory_volumes.plus(*v.size);
