@@ -1,6 +1,7 @@
 // N-PL (SPEC §5.4) and the runner inventory (SPEC §1.4): which mode, which runners, and so which
 // policy the request is checked against.
 #include <algorithm>
+#include <unordered_set>
 
 #include "engine/rules.h"
 
@@ -43,6 +44,7 @@ void resolve_placement(Context& ctx) {
   // runner_ids: non-blank, unique, at most 100 entries and 64 KiB.
   Cursor ids = root["runner_ids"];
   std::vector<std::string> runner_ids;
+  std::unordered_set<std::string_view> listed;  // views of the ids' text in the merged request
   std::size_t total_bytes = 0;
   for (std::size_t i = 0; i < ids.size(); ++i) {
     Cursor id = ids.at(i);
@@ -53,7 +55,7 @@ void resolve_placement(Context& ctx) {
       ctx.report(Code::RUNNER_IDS_INVALID, id, "runner_ids[" + std::to_string(i) + "] is blank", "remove it");
       continue;
     }
-    if (std::find(runner_ids.begin(), runner_ids.end(), v) != runner_ids.end()) {
+    if (!listed.insert(v).second) {
       ctx.report(Code::RUNNER_IDS_INVALID, id, "runner id \"" + v + "\" is listed twice", "list each runner once");
       continue;
     }
