@@ -1,6 +1,7 @@
 // R-ANN (SPEC §6.1): client annotations are checked (key syntax first, then denied prefixes and
 // counts), then merged under the policy's base annotations, which win.
 #include <algorithm>
+#include <unordered_map>
 
 #include "engine/rules.h"
 #include "util/net.h"
@@ -113,18 +114,32 @@ void resolve_annotations(Context& ctx) {
   }
 
   // R-ANN-1: client ∪ base, the policy's value winning on the same key.
+  // Keys are looked up in hash maps built once: the base annotations and the SUNK keys must not
+  // each scan every client annotation.
   Node merged = Node::make_object();
+  std::unordered_map<std::string, std::size_t> position;   // first merged member of each key
+  std::unordered_map<std::string, const Member*> client;   // first client member of each key
   if (ann && ann.node->is_object()) {
     for (const auto& m : ann.node->members) {
-      if (!m.key.empty() && m.value.is_string()) merged.members.push_back(m);
+      client.emplace(m.key, &m);
+      if (!m.key.empty() && m.value.is_string()) {
+        position.emplace(m.key, merged.members.size());
+        merged.members.push_back(m);
+      }
     }
   }
+  auto client_at = [&](const std::string& key) {
+    auto it = client.find(key);
+    if (it == client.end()) return Cursor{};
+    return Cursor{&it->second->value, it->second, pointer_join(ann.path, it->second->input_key())};
+  };
   for (const auto& [key, value] : pm.base_annotations) {
     Node v = Node::make_string(value);
     v.origin = k_policy_base;
-    if (Node* existing = merged.find(key)) {
+    auto pos = position.find(key);
+    if (Node* existing = pos == position.end() ? nullptr : &merged.members[pos->second].value) {
       if (existing->text != value) {
-        Cursor at = ann[key];
+        Cursor at = client_at(key);
         ctx.report_key(Code::ANNOTATION_OVERRIDDEN, at,
                    "annotation \"" + key + "\" is pinned by the policy: the sandbox gets \"" + value + "\", not \"" + existing->text + "\"",
                    "remove it from the request");
@@ -132,6 +147,7 @@ void resolve_annotations(Context& ctx) {
       *existing = v;
       ctx.touched(pointer_join("/annotations", key), "R-ANN-1");
     } else {
+      position.emplace(key, merged.members.size());
       merged.add(key, v);
     }
   }
@@ -139,7 +155,7 @@ void resolve_annotations(Context& ctx) {
   // R-ANN-7: SUNK keys must be values Slurm accepts; group-id follows user-id.
   auto check_sunk = [&](const std::string& key, const Node& value) {
     std::string_view name = std::string_view(key).substr(k_sunk_prefix.size());
-    Cursor at = ann[key];
+    Cursor at = client_at(key);
     auto report = [&](std::string message, std::string hint) {
       if (value.origin == k_policy_base) {
         Cursor base = Cursor{ctx.pm->base, nullptr, ctx.pm->base_origin.path}["metadata"]["annotations"][key];

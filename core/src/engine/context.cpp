@@ -136,11 +136,30 @@ void Context::resolve(const std::string& pointer, Node value, const std::string&
   // Provenance names the layer for every leaf under `pointer`.
   std::vector<std::pair<std::string, const Node*>> stack{{pointer, cur}};
   auto& prov = result.provenance;
-  // Replace any provenance recorded for this subtree before.
-  std::erase_if(prov, [&](const auto& p) {
-    return p.first == pointer || (p.first.size() > pointer.size() && p.first.compare(0, pointer.size(), pointer) == 0 &&
-                                  p.first[pointer.size()] == '/');
-  });
+  // Replace any provenance recorded for this subtree before. How many recorded leaves lie at or
+  // under each path is kept in a hash map, so that finding none (the usual case) does not scan
+  // every entry: once per resolved container, that scan made a list of containers quadratic.
+  auto under_pointer = [&](const std::string& p) {
+    return p == pointer || (p.size() > pointer.size() && p.compare(0, pointer.size(), pointer) == 0 && p[pointer.size()] == '/');
+  };
+  // Calls f on `path` and on each of its ancestors but the root ("/a/b" → "/a/b", "/a").
+  auto for_each_level = [](const std::string& path, const auto& f) {
+    f(path);
+    for (std::size_t k = path.size(); k-- > 1;) {
+      if (path[k] == '/') f(path.substr(0, k));
+    }
+  };
+  auto recorded = provenance_under.find(pointer);
+  if (pointer.empty() ? !prov.empty() : recorded != provenance_under.end()) {
+    std::erase_if(prov, [&](const auto& p) {
+      if (!under_pointer(p.first)) return false;
+      for_each_level(p.first, [&](const std::string& level) {
+        auto it = provenance_under.find(level);
+        if (it != provenance_under.end() && --it->second == 0) provenance_under.erase(it);
+      });
+      return true;
+    });
+  }
   while (!stack.empty()) {
     auto [path, node] = stack.back();
     stack.pop_back();
@@ -151,6 +170,7 @@ void Context::resolve(const std::string& pointer, Node value, const std::string&
     } else if (node->is_array() && !node->items.empty()) {
       for (std::size_t i = node->items.size(); i-- > 0;) stack.emplace_back(pointer_join(path, i), &node->items[i]);
     } else {
+      for_each_level(path, [&](const std::string& level) { ++provenance_under[level]; });
       prov.emplace_back(path, from.empty() ? k_layer_names[node->origin < k_layer_names.size() ? node->origin : 0] : from);
     }
   }

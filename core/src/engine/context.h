@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "model/cursor.h"
@@ -120,6 +121,8 @@ struct Context {
   // The resolved sandbox and provenance (SPEC §7). With `from` empty, each leaf's provenance is
   // the layer stamped in its Node::origin.
   void resolve(const std::string& pointer, Node value, const std::string& from = {});
+  // For each path: how many result.provenance entries are at or under it (resolve()).
+  std::unordered_map<std::string, std::size_t> provenance_under;
   // Records which rule decided a resolved value (shown by `sandgate explain`).
   void touched(const std::string& pointer, std::string_view rule);
   std::string policy_origin(const std::string& field) const;  // "policy.constraints.resources.default_cpu"

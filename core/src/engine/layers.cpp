@@ -2,6 +2,7 @@
 #include "engine/rules.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "schema/shape.h"
 #include "schema/validate.h"
@@ -110,7 +111,18 @@ void merge_layers(Context& ctx) {
           if (!v.members.empty() || !existing) set_member(req, m);
           continue;
         }
-        for (const auto& entry : v.members) set_member(existing->value, entry);
+        // Indexed by key once: merging n keys into m must not search the m keys n times.
+        Node& into = existing->value;
+        std::unordered_map<std::string, std::size_t> position;
+        for (std::size_t i = 0; i < into.members.size(); ++i) position.emplace(into.members[i].key, i);
+        for (const auto& entry : v.members) {
+          auto [it, added] = position.emplace(entry.key, into.members.size());
+          if (added) {
+            into.members.push_back(entry);
+          } else {
+            into.members[it->second] = entry;
+          }
+        }
         continue;
       }
       if (m.key == "tags" || m.key == "secrets") {

@@ -41,7 +41,7 @@ void check_tags(Context& ctx) {
 
 void check_services(Context& ctx) {
   Cursor services = ctx.root()["services"];
-  std::vector<std::int64_t> ports;
+  std::unordered_set<std::int64_t> ports;
   for (std::size_t i = 0; i < services.size(); ++i) {
     Cursor s = services.at(i);
     Cursor port = s["port"];
@@ -49,10 +49,10 @@ void check_services(Context& ctx) {
       std::int64_t p = port.node->integer;
       if (p < 1 || p > 65535) {
         ctx.report(Code::SERVICE_PORT_RANGE, port, "Service.port must be 1-65535, got " + port.node->display());
-      } else if (std::find(ports.begin(), ports.end(), p) != ports.end()) {
+      } else if (ports.count(p)) {
         ctx.report(Code::SERVICE_PORT_DUPLICATE, port, "service port " + port.node->display() + " is used twice");
       }
-      ports.push_back(p);
+      ports.insert(p);
     }
     if (Cursor n = s["name"]; n && n.node->is_string() && n.node->text.find_first_not_of(" \t") == std::string::npos) {
       ctx.report(Code::SERVICE_NAME_BLANK, n, "a service name, when given, must not be blank", "give it a name or leave it out");
@@ -85,6 +85,11 @@ void check_services(Context& ctx) {
 void check_secrets(Context& ctx) {
   Cursor secrets = ctx.root()["secrets"];
   std::map<std::string, std::tuple<std::string, std::string, std::string>> by_env;
+  // The environment_variables keys, hashed once (a lookup per secret must not scan them all).
+  std::unordered_set<std::string_view> env_keys;
+  if (Cursor env_map = ctx.root()["environment_variables"]; env_map && env_map.node->is_object()) {
+    for (const auto& m : env_map.node->members) env_keys.insert(m.key);
+  }
   for (std::size_t i = 0; i < secrets.size(); ++i) {
     Cursor s = secrets.at(i);
     if (!s.node->is_object()) continue;
@@ -99,7 +104,7 @@ void check_secrets(Context& ctx) {
       ctx.report(Code::SECRET_CLIENT_RULE, s, "secret for env_var '" + env + "' is listed twice",
                  "list it once: the TypeScript SDK rejects even identical duplicates");
     }
-    if (Cursor env_map = ctx.root()["environment_variables"]; inserted && env_map && env_map.node->is_object() && env_map.node->find(env)) {
+    if (inserted && env_keys.count(env)) {
       ctx.report(Code::SECRET_CLIENT_RULE, s, "secret env_var '" + env + "' is also set in environment_variables",
                  "drop one of them: the TypeScript SDK rejects the collision");
     }
@@ -118,7 +123,7 @@ void check_containers(Context& ctx) {
   Cursor containers = ctx.root()["containers"];
   if (!containers || !containers.node->is_array()) return;
   static constexpr std::string_view k_reserved[] = {"cw-object-store-agent", "cw-object-store-agent-restore", "dns-egress", "dns-egress-probe"};
-  std::vector<std::string> names;
+  std::unordered_set<std::string> name_set;
   std::size_t primaries = 0;
   for (std::size_t i = 0; i < containers.size(); ++i) {
     Cursor c = containers.at(i);
@@ -133,10 +138,10 @@ void check_containers(Context& ctx) {
         ctx.report(Code::CONTAINER_INVALID, name, "container name " + name.node->display() + " is not a DNS-1123 label (lowercase letters, digits, '-', at most 63)");
       } else if (reserved) {
         ctx.report(Code::CONTAINER_INVALID, name, "container name \"" + n + "\" is reserved by the platform");
-      } else if (std::find(names.begin(), names.end(), n) != names.end()) {
+      } else if (name_set.count(n)) {
         ctx.report(Code::CONTAINER_INVALID, name, "container name \"" + n + "\" is used twice");
       }
-      names.push_back(n);
+      name_set.insert(n);
     } else if (containers.size() > 1) {
       ctx.report(Code::CONTAINER_INVALID, c, "every container needs a name when there are several");
     }
@@ -151,7 +156,7 @@ void check_containers(Context& ctx) {
                primaries == 0 ? "several containers and none is primary" : std::to_string(primaries) + " containers are marked primary",
                "mark exactly one container primary: true");
   }
-  if (!primary_name.empty() && std::find(names.begin(), names.end(), primary_name) == names.end()) {
+  if (!primary_name.empty() && !name_set.count(primary_name)) {
     ctx.report(Code::CONTAINER_INVALID, ctx.root()["primary_container"], "primary_container \"" + primary_name + "\" names no container");
   }
 }
