@@ -1,14 +1,18 @@
-// The sub-quadratic algorithms behind P-12 (find_covered_prefixes) and R-ANN-2 (PrefixSet),
-// checked against the pairwise definitions they replace, on hand-picked and on random inputs.
+// The sub-quadratic algorithms behind P-12 (find_covered_prefixes), R-ANN-2 (PrefixSet), R-NET
+// (AddressSet) and R-VOL-1 (overlapping_paths), checked against the pairwise definitions they
+// replace, on hand-picked and on random inputs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "sandgate/engine.h"
 #include "sandgate/policy.h"
+#include "util/address_set.h"
 #include "util/net.h"
+#include "util/path_overlap.h"
 #include "util/prefix_set.h"
 
 using namespace sandgate;
@@ -230,4 +234,109 @@ TEST(DeniedAnnotationPrefixes, nested_prefixes_name_the_shortest) {
   EXPECT_EQ(denied[0]->path, "/annotations/acme.io~1xy");
   EXPECT_EQ(denied[0]->message, "annotation key \"acme.io/xy\" starts with the denied prefix \"acme.io/\"");
   EXPECT_EQ(denied[1]->path, "/annotations/b.io~1c");
+}
+
+// R-NET's envelope as address intervals (util/address_set.h) against address-by-address truth.
+namespace {
+
+std::uint32_t v4_of(const Prefix& p) {
+  return static_cast<std::uint32_t>(p.addr[0]) << 24 | static_cast<std::uint32_t>(p.addr[1]) << 16 |
+         static_cast<std::uint32_t>(p.addr[2]) << 8 | p.addr[3];
+}
+bool v4_in(std::uint32_t a, const Prefix& p) {
+  std::uint32_t mask = p.bits == 0 ? 0 : ~0u << (32 - p.bits);
+  return (a & mask) == (v4_of(p) & mask);
+}
+Prefix random_v4(std::mt19937& rng, int min_bits, int max_bits) {
+  Prefix p;
+  p.bits = min_bits + static_cast<int>(rng() % static_cast<unsigned>(max_bits - min_bits + 1));
+  std::uint32_t a = 0x0A000000u | (rng() & 0xFFFFu);  // inside 10.0.0.0/16
+  a &= p.bits == 0 ? 0 : ~0u << (32 - p.bits);
+  for (int i = 0; i < 4; ++i) p.addr[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(a >> (24 - 8 * i));
+  return p;
+}
+
+}  // namespace
+
+TEST(AddressSet, random_envelopes_agree_with_every_address) {
+  std::mt19937 rng(4242);
+  int answers[2] = {0, 0};
+  for (int round = 0; round < 100; ++round) {
+    struct Range {
+      Prefix p;
+      std::vector<Prefix> except;
+    };
+    std::vector<Range> env(1 + rng() % 6);
+    AddressSet set;
+    for (auto& r : env) {
+      r.p = random_v4(rng, 16, 22);
+      for (std::size_t k = rng() % 4; k-- > 0;) r.except.push_back(random_v4(rng, 18, 26));
+      set.add(r.p, r.except);
+    }
+    set.build();
+    for (int q = 0; q < 20; ++q) {
+      Prefix c = random_v4(rng, 22, 28);
+      std::vector<Prefix> holes;
+      for (std::size_t k = rng() % 3; k-- > 0;) holes.push_back(random_v4(rng, 22, 30));
+      bool want = true;
+      std::uint32_t first = v4_of(c), count = 1u << (32 - c.bits);
+      for (std::uint32_t a = first; a < first + count && want; ++a) {
+        bool hole = std::any_of(holes.begin(), holes.end(), [&](const Prefix& h) { return v4_in(a, h); });
+        bool in = std::any_of(env.begin(), env.end(), [&](const Range& r) {
+          return v4_in(a, r.p) && std::none_of(r.except.begin(), r.except.end(), [&](const Prefix& x) { return v4_in(a, x); });
+        });
+        want = hole || in;
+      }
+      ASSERT_EQ(set.covers(c, holes), want) << "round " << round << " query " << format_prefix(c);
+      ++answers[want ? 1 : 0];
+    }
+  }
+  EXPECT_GT(answers[0], 100);  // both answers are common, so the comparison means something
+  EXPECT_GT(answers[1], 100);
+}
+
+TEST(AddressSet, families_and_whole_spaces) {
+  AddressSet set;
+  set.add(prefix("0.0.0.0/0"), {prefix("10.0.0.0/8")});
+  set.add(prefix("2001:db8::/32"));
+  set.add(prefix("2001:db9::/32"));  // adjacent: merged with the one before
+  set.build();
+  EXPECT_TRUE(set.covers(prefix("11.0.0.0/8")));
+  EXPECT_FALSE(set.covers(prefix("10.1.0.0/16")));
+  EXPECT_TRUE(set.covers(prefix("0.0.0.0/0"), {prefix("10.0.0.0/8")}));
+  EXPECT_TRUE(set.covers(prefix("255.255.255.255/32")));
+  EXPECT_TRUE(set.covers(prefix("2001:db8::/31")));
+  EXPECT_FALSE(set.covers(prefix("2001:db8::/30")));
+  EXPECT_FALSE(set.covers(prefix("::/0")));
+  AddressSet all6;
+  all6.add(prefix("::/0"));
+  all6.build();
+  EXPECT_TRUE(all6.covers(prefix("ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff/128")));
+  EXPECT_FALSE(all6.covers(prefix("10.0.0.0/8")));
+}
+
+// R-VOL-1's files × mount paths (util/path_overlap.h) against the pairwise definition.
+TEST(PathOverlap, random_paths_agree_with_every_pair) {
+  std::mt19937 rng(99);
+  auto path = [&]() {
+    std::string p;
+    for (std::size_t n = 1 + rng() % 3; n-- > 0;) p += std::string("/") + "ab"[rng() % 2] + (rng() % 3 ? "" : "b");
+    if (rng() % 10 == 0) p += "/";
+    return p;
+  };
+  for (int round = 0; round < 300; ++round) {
+    std::vector<std::string> a_store, b_store;
+    for (std::size_t n = rng() % 8; n-- > 0;) a_store.push_back(rng() % 9 ? path() : std::string());
+    for (std::size_t n = rng() % 8; n-- > 0;) b_store.push_back(path());
+    std::vector<std::string_view> a(a_store.begin(), a_store.end()), b(b_store.begin(), b_store.end());
+    std::vector<std::pair<std::size_t, std::size_t>> want;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (a[i].empty() || std::find(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(i), a[i]) != a.begin() + static_cast<std::ptrdiff_t>(i)) continue;
+      for (std::size_t j = 0; j < b.size(); ++j) {
+        if (b[j].empty() || std::find(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(j), b[j]) != b.begin() + static_cast<std::ptrdiff_t>(j)) continue;
+        if (path_under(a[i], b[j]) || path_under(b[j], a[i])) want.emplace_back(i, j);
+      }
+    }
+    ASSERT_EQ(overlapping_paths(a, b), want) << "round " << round;
+  }
 }
