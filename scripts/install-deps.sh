@@ -15,6 +15,7 @@ apt_packages=(
   libyaml-cpp-dev rapidjson-dev libre2-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev
+  valgrind
   git ca-certificates
 )
 missing=()
