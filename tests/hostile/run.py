@@ -175,7 +175,7 @@ def run_case(case, path, args, policy=None):
     return outcome
 
 
-CASE_KEYS = {"name", "about", "file", "generate", "ext", "args", "expect", "known_issue", "max_seconds", "check"}
+CASE_KEYS = {"name", "about", "file", "generate", "ext", "args", "expect", "known_issue", "max_seconds", "check", "alone"}
 CHECK_KEYS = {"policy"}
 EXPECT_KEYS = {"exit", "codes", "path", "line", "column", "only", "allow"}
 
@@ -244,11 +244,21 @@ def main():
         started = time.monotonic()
         inputs = [(c, case_input(c, tmpdir), case_policy(c, tmpdir)) for c in cases]
         generated_in = time.monotonic() - started
+        # Cases marked "alone" (the heaviest) run one at a time after the others, so that their
+        # time is theirs and not shared with three other cases on a two-core machine.
+        shared = [i for i in inputs if not i[0].get("alone")]
+        alone = [i for i in inputs if i[0].get("alone")]
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            futures = [pool.submit(run_case, c, p, args, policy) for c, p, policy in inputs]
+            futures = [pool.submit(run_case, c, p, args, policy) for c, p, policy in shared]
             outcomes = []
-            for fut in futures:
-                o = fut.result()
+
+            def results():
+                for fut in futures:
+                    yield fut.result()
+                for c, p, policy in alone:
+                    yield run_case(c, p, args, policy)
+
+            for o in results():
                 outcomes.append(o)
                 detail = "; ".join(o.problems) if o.problems else " ".join(o.codes) or "-"
                 if o.known_issue and o.problems:
