@@ -158,13 +158,15 @@ void build_model(const Cursor& root, model::PolicyModel& m, DiagnosticSink& sink
     m.scheduler_name_origin = origin(base["spec"]["schedulerName"]);
     if (Cursor ann = base["metadata"]["annotations"]; ann && ann.node->is_object()) {
       for (const auto& a : ann.node->members) {
-        if (!a.value.is_string()) continue;
-        Cursor at = ann[a.key];
-        auto it = std::lower_bound(m.base_annotations.begin(), m.base_annotations.end(), a.key,
-                                   [](const model::BaseAnnotation& b, const std::string& k) { return b.key < k; });
-        if (it != m.base_annotations.end() && it->key == a.key) continue;  // a duplicate key was reported
-        m.base_annotations.insert(it, {a.key, a.value.text, origin(at)});
+        if (a.value.is_string()) m.base_annotations.push_back({a.key, a.value.text, origin(ann.member_of(a))});
       }
+      // Sorted for lookups by key; of a duplicate key (already reported) the first one stays.
+      std::stable_sort(m.base_annotations.begin(), m.base_annotations.end(),
+                       [](const model::BaseAnnotation& x, const model::BaseAnnotation& y) { return x.key < y.key; });
+      m.base_annotations.erase(
+          std::unique(m.base_annotations.begin(), m.base_annotations.end(),
+                      [](const model::BaseAnnotation& x, const model::BaseAnnotation& y) { return x.key == y.key; }),
+          m.base_annotations.end());
     }
     read_base_containers(base["spec"]["containers"], m);
   }

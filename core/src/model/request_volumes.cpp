@@ -220,7 +220,7 @@ void read_volumes(RequestCompiler& c) {
   auto add_files = [&](const Cursor& mf) {
     if (!mf) return;
     if (mf.node->is_object()) {
-      for (const auto& mem : mf.node->members) files.emplace_back(mem.key, mf[mem.key]);
+      for (const auto& mem : mf.node->members) files.emplace_back(mem.key, mf.member_of(mem));
     } else {
       for (std::size_t i = 0; i < mf.size(); ++i) {
         Cursor f = mf.at(i);
