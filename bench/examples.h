@@ -29,6 +29,7 @@ inline const Example k_examples[] = {
     {"sandboxes/sunk-partition-override.yaml", "policies/sunk-slurm.yaml"},
     {"sandboxes/gpu-wrong-case.yaml", "policies/gpu-cks.yaml", true},
     {"sandboxes/memory-volume-80.yaml", "policies/production-cks.yaml"},
+    {"sandboxes/cpu-above-max.yaml", "policies/production-cks.yaml"},
 };
 
 inline Engine engine_for(const Example& e) {

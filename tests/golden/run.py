@@ -33,6 +33,13 @@ def main() -> int:
         if proc.stdout != expected:
             diff = difflib.unified_diff(expected.splitlines(), proc.stdout.splitlines(), "expected", "actual", lineterm="")
             problems.append("output differs:\n" + "\n".join(diff))
+        if case.get("readme"):
+            readme = (ROOT / "README.md").read_text()
+            command = "$ sandgate " + " ".join(case["args"])
+            if command not in readme.replace(" \\\n    ", " "):
+                problems.append(f"README.md does not show the command `{command}`")
+            if proc.stdout not in readme:
+                problems.append("README.md does not show this output verbatim")
         print(("FAIL " if problems else "ok   ") + case["name"])
         for p in problems:
             print("  " + p.replace("\n", "\n  "))

@@ -75,7 +75,7 @@ test('the schema check catches a broken log', { skip }, () => {
 // SPEC §3 `related`: a request value checked against a policy bound names the policy's line too.
 test('check --format sarif names the policy field as a related location', { skip }, () => {
   const root = fileURLToPath(new URL('../../../', import.meta.url));
-  const run = spawnSync(cli, ['check', 'tests/golden/inputs/cpu-above-max.yaml', '--policy', 'examples/policies/production-cks.yaml',
+  const run = spawnSync(cli, ['check', 'examples/sandboxes/cpu-above-max.yaml', '--policy', 'examples/policies/production-cks.yaml',
                               '--runners', 'examples/runners.yaml', '--format', 'sarif'], { encoding: 'utf8', cwd: root });
   assert.equal(run.status, 1, `exit ${run.status}: ${run.stderr}`);
   const log = JSON.parse(run.stdout);
@@ -83,7 +83,7 @@ test('check --format sarif names the policy field as a related location', { skip
   assert.ok(validate(log), JSON.stringify(validate.errors, null, 2));
   const above = log.runs[0].results.find((r) => r.ruleId === 'SG_RESOURCE_ABOVE_MAX');
   assert.ok(above, 'the bound is reported');
-  assert.equal(above.locations[0].physicalLocation.artifactLocation.uri, 'tests/golden/inputs/cpu-above-max.yaml');
+  assert.equal(above.locations[0].physicalLocation.artifactLocation.uri, 'examples/sandboxes/cpu-above-max.yaml');
   const [related] = above.relatedLocations;
   assert.equal(related.physicalLocation.artifactLocation.uri, 'examples/policies/production-cks.yaml');
   assert.equal(related.physicalLocation.region.startLine, 17);
