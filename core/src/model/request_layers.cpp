@@ -320,7 +320,7 @@ void merge_layers(RequestCompiler& c) {
       if (mem.key == "containers" && layer == Layer::defaults) {
         // RemoteFunction builds its sandbox with defaults.with_overrides(containers=None): the
         // session's containers (checked by from_dict, above) never reach a function's sandbox.
-        // An empty tuple is falsy: no containers either.
+        // Elsewhere an empty list is not None: Sandbox's _validate_containers refuses it.
         if (c.docs[index(Layer::function)]) {
           Origin at_key = o;
           if (at_key.key_mark.known()) at_key.mark = at_key.key_mark;
@@ -330,7 +330,6 @@ void merge_layers(RequestCompiler& c) {
           c.dropped_containers = Cursor{&mem.value, &mem, o.path, layer};
           continue;
         }
-        if (v.is_array() && v.items.empty()) continue;
       }
       if (mem.key == "containers") containers_layer = layer;
       MergedField* existing = find(mem.key);

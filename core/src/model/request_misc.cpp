@@ -225,7 +225,7 @@ void check_containers(RequestCompiler& c) {
   Cursor containers = c.field("containers");
   if (!containers || !containers.node->is_array()) return;
   if (containers.size() == 0) {
-    // Sandbox(containers=[]) (_validate_containers); an empty SandboxDefaults.containers is unset.
+    // Sandbox(containers=[]) and an empty SandboxDefaults.containers alike (_validate_containers).
     c.report(Code::VALUE_RANGE, containers, "containers cannot be empty", "leave containers out for a single container");
     return;
   }
@@ -315,8 +315,11 @@ void check_template(RequestCompiler& c) {
                                "secrets", "resources", "image_pull_credentials", "security_context", "working_dir"}) {
     Cursor f = explicit_field(key);
     if (!f) continue;
-    bool empty = (f.node->is_object() && f.node->members.empty()) || (f.node->is_string() && f.node->text.empty()) ||
-                 (f.node->is_array() && f.node->items.empty() && key != "volumes" && key != "mounted_files");
+    // Only three overrides count when truthy (environment_variables, secrets, working_dir "" →
+    // None); command and args count when not None, the others when the keyword is given at all.
+    bool empty = (key == "environment_variables" && f.node->is_object() && f.node->members.empty()) ||
+                 (key == "secrets" && f.node->is_array() && f.node->items.empty()) ||
+                 (key == "working_dir" && f.node->is_string() && f.node->text.empty());
     if (empty) continue;
     c.report_key(Code::TEMPLATE_OVERRIDES_WITHOUT_IMAGE, f,
                  "replace-on-presence container overrides require container_image: \"" + std::string(f.member->input_key()) +

@@ -136,6 +136,9 @@ DeclaredRule read_declared(RequestCompiler& c, const Cursor& at, std::size_t ind
     if (p.node->is_int()) {
       pr.port = p.node->integer;
     } else {
+      // PortRange(end_port=…) without port is its constructor's TypeError (the schema's
+      // SG_REQUIRED_ARGUMENT): no range to check.
+      if (p.node->is_object() && !p["port"]) continue;
       pr.port = p["port"].integer();
       pr.end_port = p["end_port"].integer();
       pr.protocol = upper(p["protocol"].str("TCP"));
