@@ -65,14 +65,8 @@ class _Loaded(DiagnosticLists, Generic[R]):
 
     @classmethod
     def from_dict(cls: type[L], value: Mapping[str, Any] | Sequence[Any] | DataclassInstance | None) -> L:
-        """Builds from a Python value: a dict, any Mapping (OmegaConf DictConfig), a dataclass."""
-        if isinstance(value, (str, bytes, bytearray, os.PathLike)):
-            is_path = isinstance(value, os.PathLike) or (isinstance(value, str) and _inputs.str_is_path(value))
-            hint = "load(path)" if is_path else "from_text(text)"
-            raise TypeError(
-                f"{cls.__name__}.from_dict() takes a Mapping, Sequence or dataclass, not {type(value).__name__}; "
-                f"use {cls.__name__}.{hint}, or {cls.__name__}(value)"
-            )
+        """Builds from a Python value: a dict, any Mapping (OmegaConf DictConfig), a dataclass. Always a
+        value: a ``str`` here is a document that is a string (for a path or text: ``Policy(value)``)."""
         return cls(cls._from_value(value, ""))
 
     @property

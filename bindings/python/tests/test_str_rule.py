@@ -51,6 +51,7 @@ def test_text_is_text(cwd: Path) -> None:
     assert sandgate.Policy('{"constraints": {}}').ok  # one line, no file of that name: JSON text
     assert sandgate.Policy(POLICY_TEXT.encode()).ok  # bytes: always text
     assert sandgate.Policy.from_text("policy.yaml").errors  # from_text: always text (a YAML string)
+    assert [d.code for d in sandgate.Policy.from_dict("policy.yaml").errors] == ["SG_POLICY_NOT_OBJECT"]  # a value
     assert sandgate.Policy(Path("policy.yaml")).ok  # a Path: always a file
     assert sandgate.Policy.load("policy.yaml").ok
     assert sandgate.Org('{"gpu_allowed": true}').ok
@@ -95,8 +96,6 @@ def test_policy_constructor_builds_a_working_object(cwd: Path) -> None:
         (lambda: sandgate.check(sandgate.Policy.from_dict({})), r"sandbox: got a sandgate\.Policy"),  # type: ignore[arg-type]
         (lambda: sandgate.Runners(sandgate.Org.from_dict({})), r"runners: got a sandgate\.Org"),
         (lambda: sandgate.Policy(sandgate.Policy), r"got the class"),
-        (lambda: sandgate.Policy.from_dict("constraints: {}\n"), r"Policy\.from_text"),
-        (lambda: sandgate.Policy.from_dict("policy.yaml"), r"Policy\.load"),
         (lambda: sandgate.Policy.from_text({"constraints": {}}), r"Policy\.from_dict"),  # type: ignore[arg-type]
         (lambda: sandgate.Policy.from_text(Path("p.yaml")), r"Policy\.load"),  # type: ignore[arg-type]
         (lambda: sandgate.Policy.load({"constraints": {}}), r"takes a path"),  # type: ignore[arg-type]
