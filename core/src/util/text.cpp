@@ -1,6 +1,7 @@
 #include "util/text.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 
 namespace sandgate {
@@ -36,32 +37,43 @@ std::string to_camel_case(std::string_view s) {
 std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t cap) {
   auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
   if (a.size() > 256 || b.size() > 256) return cap;
-  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  // The distance is at least the difference in length; past `cap` the exact value is not wanted.
+  if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) >= cap) return cap;
+  // Two rows on the stack (at most 257 entries each): no allocation per candidate.
+  std::array<std::size_t, 257> prev_row, cur_row;
+  std::size_t* prev = prev_row.data();
+  std::size_t* cur = cur_row.data();
   for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
     cur[0] = i;
+    std::size_t row_min = cur[0];
     for (std::size_t j = 1; j <= b.size(); ++j) {
       std::size_t sub = prev[j - 1] + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1);
       cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+      row_min = std::min(row_min, cur[j]);
     }
+    // Every later row is at least this row's minimum: once it reaches the cap, so does the result.
+    if (row_min >= cap) return cap;
     std::swap(prev, cur);
   }
   return std::min(prev[b.size()], cap);
 }
 
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {
-  std::string best;
+  const std::string* best = nullptr;
   std::size_t best_d = 64;
   for (const auto& c : candidates) {
-    std::size_t d = edit_distance(word, c);
+    // Only a strictly smaller distance replaces the best so far, so it is computed up to best_d.
+    std::size_t d = edit_distance(word, c, best_d);
     if (d < best_d) {
       best_d = d;
-      best = c;
+      best = &c;
     }
   }
+  if (!best) return std::string();
   // A typo, not a different word: up to a third of the longer word, at least 2.
-  std::size_t allowed = std::max<std::size_t>(2, std::max(word.size(), best.size()) / 3);
-  return best_d <= allowed ? best : std::string();
+  std::size_t allowed = std::max<std::size_t>(2, std::max(word.size(), best->size()) / 3);
+  return best_d <= allowed ? *best : std::string();
 }
 
 namespace {

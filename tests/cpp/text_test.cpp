@@ -1,0 +1,67 @@
+// Spelling suggestions: the bounded edit distance (which stops once a candidate cannot beat the
+// best so far) picks exactly what the full distance would.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "util/text.h"
+
+namespace {
+
+std::size_t full_distance(const std::string& a, const std::string& b) {
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1)});
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+std::string full_closest(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_d = 64;
+  for (const auto& c : candidates) {
+    std::size_t dist = std::min<std::size_t>(full_distance(word, c), 64);
+    if (dist < best_d) {
+      best_d = dist;
+      best = c;
+    }
+  }
+  std::size_t allowed = std::max<std::size_t>(2, std::max(word.size(), best.size()) / 3);
+  return best_d <= allowed ? best : std::string();
+}
+
+}  // namespace
+
+TEST(Spelling, suggestions_for_typos_of_real_fields) {
+  std::vector<std::string> fields = {"container_image", "resources", "max_lifetime_seconds", "annotations", "tags"};
+  EXPECT_EQ(sandgate::closest_match("container_imag", fields), "container_image");
+  EXPECT_EQ(sandgate::closest_match("resorces", fields), "resources");
+  EXPECT_EQ(sandgate::closest_match("tag", fields), "tags");
+  EXPECT_EQ(sandgate::closest_match("completely_different", fields), "");
+  EXPECT_EQ(sandgate::closest_match("x", {}), "");
+}
+
+TEST(Spelling, bounded_distance_agrees_with_the_full_one) {
+  std::mt19937 rng(7);
+  auto word = [&](std::size_t max_len) {
+    std::string s(rng() % (max_len + 1), 'a');
+    for (char& c : s) c = "abcdeAB_"[rng() % 8];
+    return s;
+  };
+  for (int round = 0; round < 2000; ++round) {
+    std::string a = word(12), b = word(12);
+    std::size_t cap = 1 + rng() % 10;
+    EXPECT_EQ(sandgate::edit_distance(a, b, cap), std::min(full_distance(a, b), cap)) << a << " / " << b << " cap " << cap;
+    std::vector<std::string> candidates;
+    for (std::size_t i = rng() % 8; i > 0; --i) candidates.push_back(word(14));
+    EXPECT_EQ(sandgate::closest_match(a, candidates), full_closest(a, candidates)) << a;
+  }
+}
