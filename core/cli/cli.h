@@ -30,6 +30,11 @@ bool read_input(const std::string& path, std::string& text, const Limits& limits
 // Prints the reports in the chosen format and returns the exit code (0 all ok, 1 otherwise).
 int print_reports(const std::vector<Report>& reports, const SourceTexts& sources, const GlobalOptions& g);
 
+// Whether everything written to standard output arrived (flushing it first). A failed write or
+// flush (a full disk, /dev/full, a closed pipe) is never a silent success: prints why on stderr
+// and returns false, and the command exits 2.
+bool output_ok();
+
 // Registration of each command; each returns a callback that runs it and returns the exit code.
 using Runner = std::function<int()>;
 Runner add_policy_command(CLI::App& app, GlobalOptions& g);

@@ -22,11 +22,14 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    int rc = app.exit(e);
+    return output_ok() ? rc : k_usage;
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    int rc = app.exit(e);
+    return output_ok() ? rc : k_usage;
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    int rc = app.exit(e);
+    return output_ok() ? rc : k_usage;
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return k_usage;
@@ -34,7 +37,7 @@ int main(int argc, char** argv) {
   try {
     for (auto& run : runners) {
       int rc = run();
-      if (rc >= 0) return rc;
+      if (rc >= 0) return output_ok() ? rc : k_usage;
     }
   } catch (const std::exception& e) {
     // Nothing a user types should get here; if it does, say so rather than abort.
