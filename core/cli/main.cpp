@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   GlobalOptions g;
   std::vector<Runner> runners = {
       add_policy_command(app, g),
+      add_policy_diff_command(app),
       add_check_command(app, g),
       add_explain_command(app, g),
       add_quantity_command(app, g),
