@@ -13,6 +13,7 @@
 #include "sandgate/diff.h"
 #include "sandgate/stream.h"
 #include "stream/ordered_pool.h"
+#include "stream/result_view.h"
 
 namespace {
 
@@ -66,8 +67,9 @@ void BM_check_record(benchmark::State& state) {
   std::size_t i = 0;
   for (auto _ : state) {
     const RequestRecord& r = records[i++ % records.size()];
-    Result res = engine.check(r.sandbox, r.defaults ? &*r.defaults : nullptr, r.overrides ? &*r.overrides : nullptr);
-    benchmark::DoNotOptimize(res.ok);
+    stream::ResultView v =
+        stream::view_of(engine.check(r.sandbox, r.defaults ? &*r.defaults : nullptr, r.overrides ? &*r.overrides : nullptr), false);
+    benchmark::DoNotOptimize(v.ok);
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(i));
 }
@@ -107,7 +109,8 @@ void BM_pipeline(benchmark::State& state) {
         [](const PendingRecord& p) { return p.text.size(); },
         [&](PendingRecord&& p) {
           RequestRecord r = prepare_record(std::move(p), "requests.jsonl");
-          return engine.check(r.sandbox, r.defaults ? &*r.defaults : nullptr, r.overrides ? &*r.overrides : nullptr).ok ? 1 : 0;
+          auto res = engine.check(r.sandbox, r.defaults ? &*r.defaults : nullptr, r.overrides ? &*r.overrides : nullptr);
+          return stream::view_of(std::move(res), false).ok ? 1 : 0;
         },
         [&](int&& ok) {
           accepted += static_cast<std::size_t>(ok);

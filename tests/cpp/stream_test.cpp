@@ -9,6 +9,7 @@
 #include "sandgate/engine.h"
 #include "sandgate/stream.h"
 #include "stream/ordered_pool.h"
+#include "stream/result_view.h"
 
 using namespace sandgate;
 
@@ -65,9 +66,9 @@ TEST(JsonLines, positions_inside_a_record_are_the_streams) {
   const Node* cpu = rs[0].sandbox.root.find("resources")->find("cpu");
   EXPECT_EQ(cpu->mark.line, 3);
   EXPECT_EQ(cpu->mark.column, 23);
-  Result r = Engine().check(rs[0].sandbox);
+  stream::ResultView r = stream::view_of(Engine().check(rs[0].sandbox), false);
   bool found = false;
-  for (const auto& d : r.diagnostics) {
+  for (const auto& d : r.errors) {
     if (d.path == "/resources/cpu" && d.source) {
       EXPECT_EQ(d.source->file, "r.jsonl");
       EXPECT_EQ(d.source->line, 3);
@@ -232,4 +233,30 @@ TEST(OrderedPool, stops_when_delivery_fails) {
   EXPECT_FALSE(done);
   EXPECT_EQ(delivered, 10);
   EXPECT_LT(next, 100000) << "reading stops too";
+}
+
+TEST(CheckRecords, results_in_input_order_with_unreadable_records_in_place) {
+  std::string text;
+  for (int i = 0; i < 300; ++i) {
+    text += i % 50 == 7 ? "not json\n" : "{\"id\":\"r" + std::to_string(i) + "\",\"sandbox\":{\"resources\":{\"cpu\":\"" +
+                                               std::to_string(i % 12 + 1) + "\",\"memory\":\"1Gi\"}}}\n";
+  }
+  auto policy = Policy::parse("constraints:\n  resources: {max_cpu: \"8\"}\n", Format::yaml, "p.yaml").policy;
+  Engine engine(policy);
+  for (unsigned jobs : {1u, 3u}) {
+    auto reader = RequestReader::from_text(text, "r.jsonl");
+    std::vector<std::pair<int, bool>> seen;
+    bool done = check_records([&](PendingRecord& p) { return reader->next(p); }, reader->name(), reader->limits(), engine, {},
+                              jobs, [&](RequestRecord&& rec, Result&& res) {
+                                seen.emplace_back(rec.line, stream::view_of(std::move(res), false).ok);
+                                return true;
+                              });
+    EXPECT_TRUE(done);
+    ASSERT_EQ(seen.size(), 300u) << jobs;
+    for (int i = 0; i < 300; ++i) {
+      EXPECT_EQ(seen[static_cast<std::size_t>(i)].first, i + 1) << jobs;
+      bool ok = i % 50 != 7 && i % 12 + 1 <= 8;
+      EXPECT_EQ(seen[static_cast<std::size_t>(i)].second, ok) << "record " << i + 1 << " on " << jobs << " jobs";
+    }
+  }
 }

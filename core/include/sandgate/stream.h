@@ -13,12 +13,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "sandgate/diagnostic.h"
 #include "sandgate/document.h"
+#include "sandgate/engine.h"
 #include "sandgate/node.h"
 
 namespace sandgate {
@@ -103,5 +105,15 @@ RequestRecord prepare_record(PendingRecord pending, const std::string& stream_na
 // are load diagnostics with paths relative to `root`.
 RequestRecord record_from_node(Node root, std::size_t index, int line, const std::string& stream_name,
                                Diagnostics diagnostics = {});
+
+// Checks records on `jobs` threads (0 = every core) and hands each record with its result to
+// `deliver` in input order, on the calling thread; `deliver` returning false stops early (and so
+// does `next` returning false). An unreadable record is delivered with a result that holds only its
+// problem. What Python's check_many and Node's checkMany are to wrap: `next` runs on the calling
+// thread too, so a binding can turn its native values into records there (record_from_node).
+// Returns false when `deliver` stopped it.
+bool check_records(const std::function<bool(PendingRecord&)>& next, const std::string& stream_name, const Limits& limits,
+                   const Engine& engine, const CheckOptions& options, unsigned jobs,
+                   const std::function<bool(RequestRecord&&, Result&&)>& deliver);
 
 }  // namespace sandgate

@@ -48,6 +48,13 @@ ResultView view_of(Result&& r, bool with_resolved) {
   return v;
 }
 
+Result problem_result(const Diagnostic& problem) {
+  Result r;
+  r.diagnostics.push_back(problem);
+  r.finish();
+  return r;
+}
+
 std::vector<std::string> policy_locations(const Diagnostic& d, const std::string& policy_base) {
   std::vector<std::string> out;
   if (d.input == "policy") add_policy_pointer(out, d.path, policy_base);

@@ -29,6 +29,9 @@ struct ResultView {
 // sandbox, which the policy diff compares and the batch check does not.
 ResultView view_of(Result&& r, bool with_resolved);
 
+// The result of a record that cannot be read: its one problem, not ok.
+Result problem_result(const Diagnostic& problem);
+
 // The policy pointers a diagnostic names (SPEC §3): its own path when it is about the policy, and
 // each `related` location in the policy. `policy_base` ("" or "/policy" for a runner document) is
 // removed, so the pointers are relative to the policy object, as Policy::document() is.
