@@ -285,6 +285,22 @@ class PolicyDiff(unittest.TestCase):
         self.assertEqual(run(["policy", "diff", POLICY_V1, POLICY_V2, "--requests", "/nonexistent.jsonl"])[0], 2)
 
 
+class ReadmeExample(unittest.TestCase):
+    def test_readme_shows_the_diff_as_it_is(self):
+        """README's policy diff example is the command's output, verbatim."""
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
+        start = readme.index("$ sandgate policy diff ")
+        block = readme[start:readme.index("```", start)]
+        command, _, shown = block.partition("\n    --requests examples/requests.jsonl --examples 2\n")
+        self.assertTrue(shown, "README's example command changed; update this test")
+        args = command[len("$ sandgate "):].replace("\\", "").split() + ["--requests", "examples/requests.jsonl",
+                                                                          "--examples", "2", "--color", "never"]
+        status, out, err, _ = run(args)
+        self.assertEqual(status, 1, err)
+        self.assertEqual(out.decode("utf-8"), shown, "regenerate README's example from the command's output")
+
+
 class WritesAreChecked(unittest.TestCase):
     """Output that cannot be written is never a silent success: each command on /dev/full exits 2."""
 
