@@ -181,3 +181,32 @@ TEST(DiffText, names_the_change_and_the_cause) {
   EXPECT_NE(md.find("**NEW would reject 1 of 1 replayed requests that OLD accepts.**"), std::string::npos) << md;
   EXPECT_NE(md.find("| `SG_ANNOTATION_DENIED_PREFIX` | 1 |"), std::string::npos) << md;
 }
+
+TEST(DiffReplay, records_from_native_values_as_a_binding_passes_them) {
+  PolicyLoad o = policy("constraints:\n  resources: {max_cpu: \"8\"}\n", "old.yaml");
+  PolicyLoad n = policy("constraints:\n  resources: {max_cpu: \"4\"}\n", "new.yaml");
+  PolicyDiff d = start_diff(o, n);
+  PolicyDiffer differ(o.policy, n.policy);
+  int i = 0;
+  auto next = [&](PendingRecord& p) {
+    if (i == 3) return false;
+    Node sandbox = Node::make_object();
+    Node& resources = sandbox.add("resources", Node::make_object());
+    resources.add("cpu", Node::make_string(std::to_string(3 * i + 2)));  // 2, 5, 8
+    Node record = Node::make_object();
+    record.add("id", Node::make_string("r" + std::to_string(i)));
+    record.add("sandbox", std::move(sandbox));
+    p = PendingRecord{};
+    p.index = static_cast<std::size_t>(++i);
+    p.tree = std::move(record);
+    return true;
+  };
+  DiffOptions options;
+  options.jobs = 2;
+  replay(d, differ, next, "<records>", Limits{}, options);
+  EXPECT_EQ(d.summary.counts[static_cast<std::size_t>(DiffClass::newly_rejected)], 2u);
+  ASSERT_EQ(d.records.size(), 2u);
+  EXPECT_EQ(d.records[0].id, "r1");
+  EXPECT_EQ(d.records[1].id, "r2");
+  EXPECT_EQ(d.records[1].index, 3u);
+}

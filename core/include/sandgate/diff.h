@@ -145,6 +145,11 @@ PolicyDiff diff_policies(const PolicyLoad& old_policy, const PolicyLoad& new_pol
 PolicyDiff start_diff(const PolicyLoad& old_policy, const PolicyLoad& new_policy, std::size_t examples = 5);
 void replay(PolicyDiff& diff, const PolicyDiffer& differ, RequestReader& records, const DiffOptions& options,
             const std::function<bool(const RecordDiff&)>& on_record = {});
+// The same from any source of records (a binding's native values, via record_from_node into
+// PendingRecord::tree): `next` runs on the calling thread; `stream_name` labels the diagnostics.
+void replay(PolicyDiff& diff, const PolicyDiffer& differ, const std::function<bool(PendingRecord&)>& next,
+            const std::string& stream_name, const Limits& limits, const DiffOptions& options,
+            const std::function<bool(const RecordDiff&)>& on_record = {});
 
 // Renderings. JSON is one object (SPEC §10.3) whose `records` holds one record per line; it is
 // written as diff_json_head + records joined by ",\n" + diff_json_tail, so a caller can stream it.

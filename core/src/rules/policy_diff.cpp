@@ -473,27 +473,30 @@ PolicyDiff start_diff(const PolicyLoad& old_policy, const PolicyLoad& new_policy
   return d;
 }
 
-void replay(PolicyDiff& d, const PolicyDiffer& differ, RequestReader& records, const DiffOptions& options,
+void replay(PolicyDiff& d, const PolicyDiffer& differ, const std::function<bool(PendingRecord&)>& next,
+            const std::string& stream_name, const Limits& limits, const DiffOptions& options,
             const std::function<bool(const RecordDiff&)>& on_record) {
   d.replayed = true;
-  d.requests = records.name();
+  d.requests = stream_name;
   d.summary.examples = options.examples;
   stream::PoolOptions pool;
   pool.jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-  const std::string name = records.name();
-  const Limits limits = records.limits();
   bool completed = stream::run_ordered<PendingRecord, RecordDiff>(
-      pool, [&](PendingRecord& p) { return records.next(p); },
-      [](const PendingRecord& p) { return p.text.size() + 64; },
-      [&](PendingRecord&& p) { return differ.diff(prepare_record(std::move(p), name, limits)); },
+      pool, [&](PendingRecord& p) { return next(p); }, [](const PendingRecord& p) { return p.text.size() + 64; },
+      [&](PendingRecord&& p) { return differ.diff(prepare_record(std::move(p), stream_name, limits)); },
       [&](RecordDiff&& r) {
         d.summary.add(r);
         bool go_on = !on_record || on_record(r);
         if (options.keep_records && r.cls != DiffClass::unchanged) d.records.push_back(std::move(r));
         return go_on;
       });
-  d.error = records.error();
   if (!completed && d.error.empty()) d.error = "stopped before the end of the requests";
+}
+
+void replay(PolicyDiff& d, const PolicyDiffer& differ, RequestReader& records, const DiffOptions& options,
+            const std::function<bool(const RecordDiff&)>& on_record) {
+  replay(d, differ, [&](PendingRecord& p) { return records.next(p); }, records.name(), records.limits(), options, on_record);
+  if (!records.error().empty()) d.error = records.error();
 }
 
 PolicyDiff diff_policies(const PolicyLoad& old_policy, const PolicyLoad& new_policy, RequestReader* records,
