@@ -10,6 +10,7 @@
 #include <new>
 #include <sstream>
 
+#include "examples.h"
 #include "sandgate/sandgate.h"
 
 namespace {
@@ -28,41 +29,48 @@ void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 namespace {
 
 using namespace sandgate;
-
-std::string read(const std::string& rel) {
-  std::ifstream in(std::string(SANDGATE_SOURCE_DIR) + "/examples/" + rel, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-struct Example {
-  std::string sandbox, policy;
-  bool org = false;
-};
-
-const Example k_examples[] = {
-    {"sandboxes/prod-ok.yaml", "policies/production-cks.yaml"},
-    {"sandboxes/sunk-ok.yaml", "policies/sunk-slurm.yaml"},
-    {"sandboxes/sunk-partition-override.yaml", "policies/sunk-slurm.yaml"},
-    {"sandboxes/gpu-wrong-case.yaml", "policies/gpu-cks.yaml", true},
-    {"sandboxes/memory-volume-80.yaml", "policies/production-cks.yaml"},
-};
-
-Engine engine_for(const Example& e) {
-  auto policy = Policy::parse(read(e.policy), Format::yaml, e.policy).policy;
-  auto runners = Runners::parse(read("runners.yaml"), Format::yaml, "runners.yaml").runners;
-  std::shared_ptr<const Org> org;
-  if (e.org) org = Org::parse(read("org.yaml"), Format::yaml, "org.yaml").org;
-  return Engine(policy, runners, org);
-}
+using namespace sandgate::bench;
 
 void report_allocations(benchmark::State& state, std::uint64_t before) {
   state.counters["allocs_per_op"] =
       benchmark::Counter(static_cast<double>(g_allocations.load() - before) / static_cast<double>(state.iterations()));
 }
 
-// check() on a request already loaded into a tree (what the bindings do).
+// check() on a compiled request: the rules alone (a policy diff checks one compiled request
+// against two policies). A passing request allocates nothing here.
+void BM_check_compiled(benchmark::State& state) {
+  const Example& e = k_examples[state.range(0)];
+  Engine engine = engine_for(e);
+  Document doc = load_document(read(e.sandbox), Format::yaml, e.sandbox, "sandbox");
+  auto request = Request::compile({nullptr, &doc, nullptr});
+  state.SetLabel(e.sandbox);
+  std::uint64_t before = g_allocations.load();
+  for (auto _ : state) {
+    Result r = engine.check(request);
+    benchmark::DoNotOptimize(r.ok());
+  }
+  report_allocations(state, before);
+}
+BENCHMARK(BM_check_compiled)->DenseRange(0, std::size(k_examples) - 1);
+
+// Reading the outcome as a user does: the diagnostics put into words and the resolved sandbox.
+void BM_check_compiled_and_read(benchmark::State& state) {
+  const Example& e = k_examples[state.range(0)];
+  Engine engine = engine_for(e);
+  Document doc = load_document(read(e.sandbox), Format::yaml, e.sandbox, "sandbox");
+  auto request = Request::compile({nullptr, &doc, nullptr});
+  state.SetLabel(e.sandbox);
+  std::uint64_t before = g_allocations.load();
+  for (auto _ : state) {
+    Result r = engine.check(request);
+    benchmark::DoNotOptimize(r.diagnostics().size());
+    benchmark::DoNotOptimize(r.resolved().members.size());
+  }
+  report_allocations(state, before);
+}
+BENCHMARK(BM_check_compiled_and_read)->DenseRange(0, std::size(k_examples) - 1);
+
+// Compile + check from a request already loaded into a tree (what the bindings do).
 void BM_check_tree(benchmark::State& state) {
   const Example& e = k_examples[state.range(0)];
   Engine engine = engine_for(e);
@@ -71,7 +79,7 @@ void BM_check_tree(benchmark::State& state) {
   std::uint64_t before = g_allocations.load();
   for (auto _ : state) {
     Result r = engine.check(doc);
-    benchmark::DoNotOptimize(r.ok);
+    benchmark::DoNotOptimize(r.ok());
   }
   report_allocations(state, before);
 }
@@ -87,7 +95,7 @@ void BM_check_text(benchmark::State& state) {
   for (auto _ : state) {
     Document doc = load_document(text, Format::yaml, e.sandbox, "sandbox");
     Result r = engine.check(doc);
-    benchmark::DoNotOptimize(r.ok);
+    benchmark::DoNotOptimize(r.ok());
   }
   report_allocations(state, before);
 }
@@ -98,7 +106,7 @@ void BM_validate_policy(benchmark::State& state) {
   std::uint64_t before = g_allocations.load();
   for (auto _ : state) {
     Result r = validate_policy(text, Format::yaml, "production-cks.yaml");
-    benchmark::DoNotOptimize(r.ok);
+    benchmark::DoNotOptimize(r.ok());
   }
   report_allocations(state, before);
 }

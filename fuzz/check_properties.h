@@ -42,10 +42,10 @@ inline bool strip_policy_values(Node& n, const std::string& path, const std::set
 
 inline Node client_view(const Result& r) {
   std::set<std::string> drop;
-  for (const auto& [pointer, from] : r.provenance) {
+  for (const auto& [pointer, from] : r.provenance()) {
     if (from.rfind("policy.", 0) == 0) drop.insert(pointer);
   }
-  Node out = r.resolved;
+  Node out = r.resolved();
   if (!strip_policy_values(out, "", drop)) out = Node::make_object();
   return out;
 }
@@ -80,8 +80,9 @@ inline void check_request(const CheckContext& ctx, std::string_view sandbox_text
   const Document* o = overrides ? &*overrides : nullptr;
 
   Result first = engine.check(sandbox, d, o, ctx.options);
-  expect_no_internal_error(first.diagnostics);
-  if (first.ok != !has_errors(first.diagnostics)) fail("ok means no error", result_text(first));
+  expect_no_internal_error(first.diagnostics());
+  if (first.ok() != !has_errors(first.diagnostics())) fail("ok means no error", result_text(first));
+  if (first.error_count() != first.errors().size()) fail("error_count counts the errors", result_text(first));
 
   // Loading and checking the same text again gives the identical result.
   {
@@ -98,15 +99,15 @@ inline void check_request(const CheckContext& ctx, std::string_view sandbox_text
   roots["sandbox"] = sandbox.loaded ? &sandbox.root : nullptr;
   if (defaults) roots["defaults"] = defaults->loaded ? &defaults->root : nullptr;
   if (overrides) roots["overrides"] = overrides->loaded ? &overrides->root : nullptr;
-  expect_paths_resolve(first.diagnostics, roots);
+  expect_paths_resolve(first.diagnostics(), roots);
 
   check_renderers(first, sandbox, sandbox_text);
 
   // JSON and YAML forms of the same request give the same codes and paths.
   bool faithful = sandbox.loaded && renders_faithfully(sandbox.root) && (!d || (d->loaded && renders_faithfully(d->root))) &&
                   (!o || (o->loaded && renders_faithfully(o->root)));
-  if (faithful && !has_text_only_error(first.diagnostics)) {
-    auto want = form_signatures(first.diagnostics);
+  if (faithful && !has_text_only_error(first.diagnostics())) {
+    auto want = form_signatures(first.diagnostics());
     for (Format f : {Format::yaml, Format::json}) {
       const char* ext = f == Format::json ? ".json" : ".yaml";
       auto rendered = [&](const Document* doc, const char* input) -> std::optional<Document> {
@@ -117,7 +118,7 @@ inline void check_request(const CheckContext& ctx, std::string_view sandbox_text
       std::optional<Document> d2 = rendered(d, "defaults");
       std::optional<Document> o2 = rendered(o, "overrides");
       Result r = engine.check(*s2, d2 ? &*d2 : nullptr, o2 ? &*o2 : nullptr, ctx.options);
-      auto got = form_signatures(r.diagnostics);
+      auto got = form_signatures(r.diagnostics());
       if (got != want) {
         fail(f == Format::json ? "the JSON rendering of the request read as JSON gives the same codes and paths"
                                : "the JSON rendering of the request read as YAML gives the same codes and paths",
@@ -128,12 +129,12 @@ inline void check_request(const CheckContext& ctx, std::string_view sandbox_text
 
   // A request that is ok, sent again as it resolved (minus what the policy supplies), is ok again
   // and resolves to the same thing.
-  if (first.ok) {
+  if (first.ok()) {
     Node resend = client_view(first);
     std::string resend_json = node_to_json(resend);
     Document again = load_document(resend_json, Format::json, "resolved.json", "sandbox");
     Result r = engine.check(again, nullptr, nullptr, ctx.options);
-    if (!r.ok || !same_value(r.resolved, first.resolved)) {
+    if (!r.ok() || !same_value(r.resolved(), first.resolved())) {
       fail("a resolved request sent again is ok with an unchanged `resolved`",
            "first:\n" + result_to_json(first, true) + "\nsent again:\n" + resend_json + "\nsecond:\n" + result_to_json(r, true));
     }

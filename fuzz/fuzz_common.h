@@ -88,6 +88,14 @@ inline void expect_paths_resolve(const Diagnostics& ds, const std::map<std::stri
       fail("every diagnostic path resolves in its input",
            diagnostic_to_json(d) + "\ntree: " + node_to_json(*it->second));
     }
+    // The other side of a problem (SPEC §3 `related`) is a place in a known input too.
+    for (const auto& r : d.related) {
+      auto rt = roots.find(r.input);
+      if (rt == roots.end()) fail("a related location names a known input", diagnostic_to_json(d));
+      if (rt->second && pointer_resolve(*rt->second, r.path) == nullptr) {
+        fail("every related path resolves in its input", diagnostic_to_json(d) + "\ntree: " + node_to_json(*rt->second));
+      }
+    }
   }
 }
 

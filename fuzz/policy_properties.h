@@ -105,9 +105,7 @@ inline void check_policy_text(std::string_view text, Format format, const char* 
   Document doc = load_document(text, format, file, "policy");
   expect_paths_resolve(first.diagnostics, {{"policy", doc.loaded ? &doc.root : nullptr}});
 
-  Result r;
-  r.diagnostics = first.diagnostics;
-  r.finish();
+  Result r = Result::from_diagnostics(first.diagnostics);
   check_renderers(r, file, text);
 
   // JSON and YAML forms of the same document give the same codes and paths.

@@ -3,11 +3,19 @@
 #   C++ unit tests, the conformance vectors, the hostile-input catalogue and the generated-docs
 #   check, all under AddressSanitizer + UndefinedBehaviorSanitizer;
 #   the Python and Node suites (the same conformance vectors through each binding);
-#   the shared-policy thread test under ThreadSanitizer; the pre-commit hook; bounded fuzzing.
+#   the packages as users install them: the C++ package (tests/consumer, find_package(sandgate)),
+#   the Python sdist and wheel (auditwheel), the npm tarball;
+#   the shared-policy thread test under ThreadSanitizer; the pre-commit hooks (the python one installs
+#   sandgate itself, offline); bounded fuzzing.
 # Every step runs; the script fails at the end if any step failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh || exit 1
+# ccache, when installed (optional): a CI run after an earlier run, or after local builds, compiles
+# only what changed. Paths are taken relative to the checkout, so any clone shares the cache.
+if command -v ccache >/dev/null && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
+  export CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+fi
 
 failed=()
 step() {
@@ -33,8 +41,11 @@ export SANDGATE_CLI="$PWD/build/asan/sandgate"
 core() { cmake --preset bindings-core >/dev/null && cmake --build --preset bindings-core; }
 step "core library for the bindings" core
 export SANDGATE_PREBUILT_CORE="$PWD/build/bindings-core"
+[ -x scripts/test-consumer.sh ] && step "C++ package: cmake --install + find_package consumer" ./scripts/test-consumer.sh
 [ -x scripts/test-python.sh ] && step "Python binding" ./scripts/test-python.sh
+[ -x scripts/test-packaging.sh ] && step "Python package: sdist + wheel, auditwheel, fresh venv" ./scripts/test-packaging.sh
 [ -x scripts/test-node.sh ] && step "Node binding" ./scripts/test-node.sh
+[ -x scripts/test-node-pack.sh ] && step "npm package: pack, offline install, CJS + ESM + tsc" ./scripts/test-node-pack.sh
 [ -x scripts/test-tsan.sh ] && step "Threads under TSan" ./scripts/test-tsan.sh
 if [ -d tests/precommit ]; then
   precommit() { PATH="$PWD/build/asan:$PATH" .venv/bin/python -m pytest -q tests/precommit; }

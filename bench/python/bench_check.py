@@ -1,7 +1,7 @@
 """sandgate from Python, side by side with what a Python user would otherwise run, in one process.
 
     .venv/bin/python bench/python/bench_check.py            # after scripts/test-python.sh (or
-                                                             # .venv/bin/pip install ./bindings/python)
+                                                             # .venv/bin/pip install .)
 
 1. ``sandgate.check(dict)`` on the README example (examples/sandboxes/gpu-wrong-case.yaml against
    examples/policies/gpu-cks.yaml, runners.yaml, org.yaml) and on examples/sandboxes/prod-ok.yaml

@@ -113,9 +113,7 @@ int run_batch_check(const BatchCheck& b, const GlobalOptions& g) {
     } else if (b.setup_fatal) {
       v.errors = b.setup_errors;
     } else {
-      const Document* defaults = rec.defaults ? &*rec.defaults : nullptr;
-      const Document* overrides = rec.overrides ? &*rec.overrides : nullptr;
-      v = stream::view_of(engine.check(rec.sandbox, defaults, overrides, b.options), false);
+      v = stream::view_of(engine.check(stream::compile_record(std::move(rec), b.options)), false);
     }
     c.ok = v.ok && v.errors.empty();
     v.ok = c.ok;

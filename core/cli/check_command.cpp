@@ -128,8 +128,7 @@ int run(const CheckArgs& a, const GlobalOptions& g, bool explain, bool format_gi
     sources.emplace(name, text);
     Report rep{name, explain ? "explain" : "check", {}};
     if (setup.fatal) {
-      rep.result.diagnostics = setup.errors;
-      rep.result.finish();
+      rep.result = Result::from_diagnostics(setup.errors);
     } else {
       rep.result = engine.check(doc, setup.defaults ? &*setup.defaults : nullptr, setup.overrides ? &*setup.overrides : nullptr, options);
     }
@@ -138,7 +137,7 @@ int run(const CheckArgs& a, const GlobalOptions& g, bool explain, bool format_gi
   if (explain && g.format == "text") {
     bool color = g.color == "always" || (g.color == "auto" && isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr);
     std::cout << render_explain(reports.front(), sources, TextOptions{color, !g.quiet_info});
-    return reports.front().result.ok ? k_ok : k_invalid;
+    return reports.front().result.ok() ? k_ok : k_invalid;
   }
   return print_reports(reports, sources, g);
 }

@@ -56,7 +56,7 @@ bool read_input(const std::string& path, std::string& text, const Limits& limits
 
 int print_reports(const std::vector<Report>& reports, const SourceTexts& sources, const GlobalOptions& g) {
   bool ok = true;
-  for (const auto& r : reports) ok = ok && r.result.ok;
+  for (const auto& r : reports) ok = ok && r.result.ok();
   if (g.format == "json") {
     std::cout << render_json(reports);
   } else if (g.format == "sarif") {

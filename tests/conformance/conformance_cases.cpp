@@ -90,7 +90,7 @@ std::vector<Case> load_cases(const std::string& text, const std::string& file, s
 std::vector<std::string> compare_diagnostics(const Case& c, const Result& r) {
   std::vector<std::string> failures;
   std::vector<const Diagnostic*> actual;
-  for (const auto& d : r.diagnostics) {
+  for (const auto& d : r.diagnostics()) {
     if (d.severity != Severity::info || c.infos) actual.push_back(&d);
   }
   std::vector<bool> used(actual.size(), false);
@@ -107,7 +107,7 @@ std::vector<std::string> compare_diagnostics(const Case& c, const Result& r) {
   for (std::size_t i = 0; i < actual.size(); ++i) {
     if (!used[i]) failures.push_back("unexpected: " + describe(*actual[i]));
   }
-  int exit = r.ok ? 0 : 1;
+  int exit = r.ok() ? 0 : 1;
   if (exit != c.exit) failures.push_back("exit " + std::to_string(exit) + ", expected " + std::to_string(c.exit));
   return failures;
 }
@@ -159,8 +159,7 @@ std::vector<std::string> run_check(const Case& c) {
   }
   Result r;
   if (!load_errors.empty()) {
-    r.diagnostics = load_errors;
-    r.finish();
+    r = Result::from_diagnostics(load_errors);
   } else {
     r = Engine(policy, runners, org).check(sandbox, defaults ? &*defaults : nullptr, overrides ? &*overrides : nullptr, options);
   }
@@ -171,23 +170,25 @@ std::vector<std::string> run_check(const Case& c) {
       failures.push_back(std::string(key) + " is \"" + actual + "\", expected \"" + e->text + "\"");
     }
   };
-  expect_text("placement_mode", r.placement_mode);
-  expect_text("qos_class", r.qos_class);
-  expect_text("runtime_class", r.runtime_class ? r.runtime_class->value : "");
-  expect_text("runner", r.runner_id);
+  expect_text("placement_mode", std::string(r.placement_mode()));
+  expect_text("qos_class", std::string(r.qos_class()));
+  auto runtime_class = r.runtime_class();
+  expect_text("runtime_class", runtime_class ? runtime_class->value : "");
+  expect_text("runner", std::string(r.runner_id()));
   // `slurm`: null = no Slurm mapping; else each given key (scheduler, CPUsPerTask, MinMemoryNode,
   // or a job parameter such as partition) must equal the mapping's value.
   if (const Node* slurm = expect->find("slurm")) {
+    auto mapping = r.slurm();
     if (slurm->is_null()) {
-      if (r.slurm) failures.push_back("slurm mapping present, expected none");
-    } else if (!r.slurm) {
+      if (mapping) failures.push_back("slurm mapping present, expected none");
+    } else if (!mapping) {
       failures.push_back("no slurm mapping, expected one");
     } else if (slurm->is_object()) {
       Node actual = Node::make_object();
-      actual.add("scheduler", Node::make_string(r.slurm->scheduler));
-      actual.add("CPUsPerTask", Node::make_int(r.slurm->cpus_per_task));
-      actual.add("MinMemoryNode", Node::make_int(r.slurm->min_memory_node));
-      for (const auto& [k, v] : r.slurm->job_parameters) actual.add(k, Node::make_string(v));
+      actual.add("scheduler", Node::make_string(mapping->scheduler));
+      actual.add("CPUsPerTask", Node::make_int(mapping->cpus_per_task));
+      actual.add("MinMemoryNode", Node::make_int(mapping->min_memory_node));
+      for (const auto& [k, v] : mapping->job_parameters) actual.add(k, Node::make_string(v));
       for (const auto& m : slurm->members) {
         const Node* a = actual.find(m.key);
         if (!a || !(*a == m.value)) failures.push_back("slurm " + m.key + " is " + show(a) + ", expected " + show(&m.value));
@@ -196,7 +197,7 @@ std::vector<std::string> run_check(const Case& c) {
   }
   if (const Node* resolved = expect->find("resolved"); resolved && resolved->is_object()) {
     for (const auto& m : resolved->members) {
-      const Node* actual = pointer_resolve(r.resolved, m.key);
+      const Node* actual = pointer_resolve(r.resolved(), m.key);
       bool ok = m.value.is_null() ? actual == nullptr : actual && *actual == m.value;
       if (!ok) failures.push_back("resolved " + m.key + " is " + show(actual) + ", expected " + show(m.value.is_null() ? nullptr : &m.value));
     }

@@ -18,7 +18,7 @@ std::string unknown_keys(int count) {
 
 int count_code(const Result& r, Code c) {
   int n = 0;
-  for (const auto& d : r.diagnostics) n += d.code == c ? 1 : 0;
+  for (const auto& d : r.diagnostics()) n += d.code == c ? 1 : 0;
   return n;
 }
 
@@ -26,17 +26,17 @@ int count_code(const Result& r, Code c) {
 
 TEST(UnknownKeys, all_are_listed_up_to_the_cap) {
   Result r = validate_policy(unknown_keys(100), Format::yaml, "p.yaml");
-  EXPECT_FALSE(r.ok);
+  EXPECT_FALSE(r.ok());
   EXPECT_EQ(count_code(r, Code::UNKNOWN_KEY), 100);
-  for (const auto& d : r.diagnostics) EXPECT_EQ(d.message.find("more unknown fields"), std::string::npos);
+  for (const auto& d : r.diagnostics()) EXPECT_EQ(d.message.find("more unknown fields"), std::string::npos);
 }
 
 TEST(UnknownKeys, beyond_the_cap_the_rest_are_counted_at_the_first_left_out) {
   Result r = validate_policy(unknown_keys(150), Format::yaml, "p.yaml");
-  EXPECT_FALSE(r.ok);
+  EXPECT_FALSE(r.ok());
   ASSERT_EQ(count_code(r, Code::UNKNOWN_KEY), 101);
   const Diagnostic* summary = nullptr;
-  for (const auto& d : r.diagnostics) {
+  for (const auto& d : r.diagnostics()) {
     if (d.message.find("more unknown fields") != std::string::npos) summary = &d;
   }
   ASSERT_NE(summary, nullptr);

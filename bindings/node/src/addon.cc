@@ -61,10 +61,7 @@ Napi::Value validate_policy_js(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   std::shared_ptr<PolicyInput> p = unwrap_policy(info[0]);
   if (!p) p = load_policy(env, info[0], string_arg(info, 1, "", "file"), false);
-  sandgate::Result r;
-  r.diagnostics = p->diagnostics;
-  r.finish();
-  return result_to_js(env, r);
+  return result_to_js(env, sandgate::Result::from_diagnostics(p->diagnostics));
 }
 
 // makeContext(policy, runners, org, client, placement) → context handle
@@ -98,11 +95,10 @@ Napi::Value normalize_resources_js(const Napi::CallbackInfo& info) {
   sandgate::Node root = std::move(c.root);
   sandgate::Result r;
   if (usable) r = sandgate::normalize_resources(root, options);
-  r.diagnostics.insert(r.diagnostics.begin(), pre.begin(), pre.end());
-  r.finish();
+  r.add_diagnostics(pre);
   Napi::Object o = result_to_js(env, r);
-  o.Set("resolved", usable ? node_to_js(env, r.resolved) : env.Null());
-  o.Set("qos_class", Napi::String::New(env, r.qos_class));
+  o.Set("resolved", usable ? node_to_js(env, r.resolved()) : env.Null());
+  o.Set("qos_class", Napi::String::New(env, std::string(r.qos_class())));
   return o;
 }
 

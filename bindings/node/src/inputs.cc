@@ -105,15 +105,10 @@ std::shared_ptr<PolicyInput> load_policy(Napi::Env env, Napi::Value v, const std
 
 sandgate::Result CheckContext::run(const sandgate::Document& sandbox, const sandgate::Document* defaults,
                                    const sandgate::Document* overrides) const {
-  sandgate::Result r;
-  if (!load_errors.empty()) {
-    // As the C++ conformance runner does: an unreadable policy, runners or org is the answer.
-    r.diagnostics = load_errors;
-  } else {
-    r = engine.check(sandbox, defaults, overrides, options);
-    r.diagnostics.insert(r.diagnostics.begin(), extra_errors.begin(), extra_errors.end());
-  }
-  r.finish();
+  // As the C++ conformance runner does: an unreadable policy, runners or org is the answer.
+  if (!load_errors.empty()) return sandgate::Result::from_diagnostics(load_errors);
+  sandgate::Result r = engine.check(sandbox, defaults, overrides, options);
+  r.add_diagnostics(extra_errors);
   return r;
 }
 

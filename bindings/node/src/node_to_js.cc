@@ -92,52 +92,52 @@ Napi::Array diagnostics_to_js(Napi::Env env, const sandgate::Diagnostics& ds) {
 
 Napi::Object result_to_js(Napi::Env env, const sandgate::Result& r) {
   Napi::Object o = Napi::Object::New(env);
-  o.Set("ok", Napi::Boolean::New(env, r.ok));
-  if (!r.placement_mode.empty()) {
-    o.Set("placement_mode", str(env, r.placement_mode));
-    o.Set("qos_class", str(env, r.qos_class));
-    if (r.runner_id.empty()) {
+  o.Set("ok", Napi::Boolean::New(env, r.ok()));
+  if (r.checked()) {
+    o.Set("placement_mode", str(env, std::string(r.placement_mode())));
+    o.Set("qos_class", str(env, std::string(r.qos_class())));
+    if (r.runner_id().empty()) {
       o.Set("runner", env.Null());
     } else {
       Napi::Object runner = Napi::Object::New(env);
-      runner.Set("id", str(env, r.runner_id));
-      runner.Set("other_candidates", strings(env, r.other_candidates));
+      runner.Set("id", str(env, std::string(r.runner_id())));
+      runner.Set("other_candidates", strings(env, r.other_candidates()));
       o.Set("runner", runner);
     }
-    o.Set("resolved", node_to_js(env, r.resolved));
+    o.Set("resolved", node_to_js(env, r.resolved()));
     Napi::Object prov = Napi::Object::New(env);
-    for (const auto& [path, from] : r.provenance) prov.Set(str(env, path), str(env, from));
+    for (const auto& [path, from] : r.provenance()) prov.Set(str(env, path), str(env, from));
     o.Set("provenance", prov);
-    if (r.gpu) {
+    if (auto g = r.gpu()) {
       Napi::Object gpu = Napi::Object::New(env);
-      gpu.Set("count", int64(env, r.gpu->count));
-      if (!r.gpu->type.empty()) gpu.Set("type", str(env, r.gpu->type));
-      if (r.gpu->memory_gb > 0) gpu.Set("memory_gb", int64(env, r.gpu->memory_gb));
-      gpu.Set("eligible_types", strings(env, r.gpu->eligible_types));
+      gpu.Set("count", int64(env, g->count));
+      if (!g->type.empty()) gpu.Set("type", str(env, g->type));
+      if (g->memory_gb > 0) gpu.Set("memory_gb", int64(env, g->memory_gb));
+      gpu.Set("eligible_types", strings(env, g->eligible_types));
       o.Set("gpu", gpu);
     } else {
       o.Set("gpu", env.Null());
     }
-    if (r.runtime_class) {
+    if (auto rc_value = r.runtime_class()) {
       Napi::Object rc = Napi::Object::New(env);
-      rc.Set("value", str(env, r.runtime_class->value));
-      rc.Set("from", str(env, r.runtime_class->from));
+      rc.Set("value", str(env, rc_value->value));
+      rc.Set("from", str(env, rc_value->from));
       o.Set("runtime_class", rc);
     } else {
       o.Set("runtime_class", env.Null());
     }
-    if (r.slurm) {
+    if (auto slurm = r.slurm()) {
       Napi::Object s = Napi::Object::New(env);
-      s.Set("scheduler", str(env, r.slurm->scheduler));
-      s.Set("CPUsPerTask", int64(env, r.slurm->cpus_per_task));
-      s.Set("MinMemoryNode", int64(env, r.slurm->min_memory_node));
-      for (const auto& [k, v] : r.slurm->job_parameters) s.Set(str(env, k), str(env, v));
+      s.Set("scheduler", str(env, slurm->scheduler));
+      s.Set("CPUsPerTask", int64(env, slurm->cpus_per_task));
+      s.Set("MinMemoryNode", int64(env, slurm->min_memory_node));
+      for (const auto& [k, v] : slurm->job_parameters) s.Set(str(env, k), str(env, v));
       o.Set("slurm", s);
     } else {
       o.Set("slurm", env.Null());
     }
   }
-  o.Set("diagnostics", diagnostics_to_js(env, r.diagnostics));
+  o.Set("diagnostics", diagnostics_to_js(env, r.diagnostics()));
   return o;
 }
 

@@ -71,3 +71,22 @@ test('the schema check catches a broken log', { skip }, () => {
   const validate = sarifValidator();
   assert.equal(validate({ version: '2.1.0', runs: [{ results: [] }] }), false, 'a run without a tool is not SARIF');
 });
+
+// SPEC §3 `related`: a request value checked against a policy bound names the policy's line too.
+test('check --format sarif names the policy field as a related location', { skip }, () => {
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const run = spawnSync(cli, ['check', 'examples/sandboxes/cpu-above-max.yaml', '--policy', 'examples/policies/production-cks.yaml',
+                              '--runners', 'examples/runners.yaml', '--format', 'sarif'], { encoding: 'utf8', cwd: root });
+  assert.equal(run.status, 1, `exit ${run.status}: ${run.stderr}`);
+  const log = JSON.parse(run.stdout);
+  const validate = sarifValidator();
+  assert.ok(validate(log), JSON.stringify(validate.errors, null, 2));
+  const above = log.runs[0].results.find((r) => r.ruleId === 'SG_RESOURCE_ABOVE_MAX');
+  assert.ok(above, 'the bound is reported');
+  assert.equal(above.locations[0].physicalLocation.artifactLocation.uri, 'examples/sandboxes/cpu-above-max.yaml');
+  const [related] = above.relatedLocations;
+  assert.equal(related.physicalLocation.artifactLocation.uri, 'examples/policies/production-cks.yaml');
+  assert.equal(related.physicalLocation.region.startLine, 17);
+  assert.equal(related.logicalLocations[0].fullyQualifiedName, 'policy:/constraints/resources/max_cpu');
+  assert.equal(related.message.text, 'the limit is set here');
+});

@@ -64,8 +64,7 @@ Loaded<T> loaded_from_value(py::handle value, const std::string& input, const st
 
 CheckResult result_of(Diagnostics ds) {
   CheckResult out;
-  out.result.diagnostics = std::move(ds);
-  out.result.finish();
+  out.result = Result::from_diagnostics(std::move(ds));
   return out;
 }
 
@@ -168,18 +167,19 @@ void bind_inputs(py::module_& m) {
   }, py::arg("value"), py::arg("file") = "");
 
   py::class_<CheckResult>(m, "CheckResult")
-      .def_property_readonly("ok", [](const CheckResult& r) { return r.result.ok; })
-      .def_property_readonly("diagnostics", [](const CheckResult& r) { return diagnostic_list(r.result.diagnostics); })
-      .def_property_readonly("placement_mode", [](const CheckResult& r) { return r.result.placement_mode; })
-      .def_property_readonly("qos_class", [](const CheckResult& r) { return r.result.qos_class; })
-      .def_property_readonly("resolved", [](const CheckResult& r) { return to_python(r.result.resolved); })
-      .def_property_readonly("provenance", [](const CheckResult& r) { return pairs(r.result.provenance); })
-      .def_property_readonly("rules_applied", [](const CheckResult& r) { return pairs(r.result.rules_applied); })
-      .def_property_readonly("runner_id", [](const CheckResult& r) { return r.result.runner_id; })
-      .def_property_readonly("other_candidates", [](const CheckResult& r) { return r.result.other_candidates; })
+      .def_property_readonly("ok", [](const CheckResult& r) { return r.result.ok(); })
+      .def_property_readonly("diagnostics", [](const CheckResult& r) { return diagnostic_list(r.result.diagnostics()); })
+      .def_property_readonly("placement_mode", [](const CheckResult& r) { return std::string(r.result.placement_mode()); })
+      .def_property_readonly("qos_class", [](const CheckResult& r) { return std::string(r.result.qos_class()); })
+      .def_property_readonly("resolved", [](const CheckResult& r) { return to_python(r.result.resolved()); })
+      .def_property_readonly("provenance", [](const CheckResult& r) { return pairs(r.result.provenance()); })
+      .def_property_readonly("rules_applied", [](const CheckResult& r) { return pairs(r.result.rules_applied()); })
+      .def_property_readonly("runner_id", [](const CheckResult& r) { return std::string(r.result.runner_id()); })
+      .def_property_readonly("other_candidates", [](const CheckResult& r) { return r.result.other_candidates(); })
       .def_property_readonly("gpu", [](const CheckResult& r) -> py::object {
-        if (!r.result.gpu) return py::none();
-        const GpuResolution& g = *r.result.gpu;
+        auto gpu = r.result.gpu();
+        if (!gpu) return py::none();
+        const GpuResolution& g = *gpu;
         py::dict d;
         d["count"] = g.count;
         if (!g.type.empty()) d["type"] = g.type;
@@ -188,15 +188,17 @@ void bind_inputs(py::module_& m) {
         return d;
       })
       .def_property_readonly("runtime_class", [](const CheckResult& r) -> py::object {
-        if (!r.result.runtime_class) return py::none();
+        auto rc = r.result.runtime_class();
+        if (!rc) return py::none();
         py::dict d;
-        d["value"] = r.result.runtime_class->value;
-        d["from"] = r.result.runtime_class->from;
+        d["value"] = rc->value;
+        d["from"] = rc->from;
         return d;
       })
       .def_property_readonly("slurm", [](const CheckResult& r) -> py::object {
-        if (!r.result.slurm) return py::none();
-        const SlurmMapping& s = *r.result.slurm;
+        auto slurm = r.result.slurm();
+        if (!slurm) return py::none();
+        const SlurmMapping& s = *slurm;
         py::dict d;
         d["scheduler"] = s.scheduler;
         d["CPUsPerTask"] = s.cpus_per_task;

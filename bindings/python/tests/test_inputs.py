@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from cwsandbox import (
+    Container,
     EgressRule,
     FileSystemSnapshotOptions,
     NetworkOptions,
@@ -89,6 +90,25 @@ def test_sdk_sandbox_defaults_as_the_defaults_layer() -> None:
 def test_default_sandbox_defaults_add_no_diagnostics() -> None:
     r = sandgate.check({"resources": RES}, defaults=SandboxDefaults())
     assert r.ok and not r.warnings, r.diagnostics
+
+
+def test_sdk_sandbox_defaults_fields_left_at_their_default_are_not_set() -> None:
+    """SandboxDefaults(containers=…) still carries container_image="python:3.11", command, args…
+    as field values; the SDK ignores those single-container defaults when containers are given,
+    so sandgate must not read them as set (found by tests/differential)."""
+    defaults = SandboxDefaults(containers=(Container(image="ghcr.io/org/app:1"),))
+    r = sandgate.check({"tags": ["a"]}, defaults=defaults)
+    assert r.ok, r.errors
+    # a value the user did set is still read
+    r = sandgate.check({"tags": ["a"]}, defaults=SandboxDefaults(container_image="python:3.12"))
+    assert r.resolved["container_image"] == "python:3.12"
+    assert r.provenance["/container_image"] == "defaults"
+
+
+@pytest.mark.parametrize("empty", [ResourceOptions(), ResourceOptions(requests={}), NetworkOptions()])
+def test_an_option_object_with_nothing_set_is_a_keyword_not_given(empty: Any) -> None:
+    key = "network" if isinstance(empty, NetworkOptions) else "resources"
+    assert summary(sandgate.check({key: empty, "tags": ["a"]})) == summary(sandgate.check({"tags": ["a"]}))
 
 
 def test_sdk_sandbox_defaults_credentials_are_not_read() -> None:

@@ -50,6 +50,15 @@ struct SourceLocation {
   int column = 0;
 };
 
+// The other side of a problem (SPEC §3): the policy field a request value was checked against, the
+// denied prefix, the first occurrence of a duplicate.
+struct Related {
+  std::string input;                     // which input: policy, runners, org, sandbox, …
+  std::string path;                      // RFC 6901 JSON Pointer into `input`
+  std::optional<SourceLocation> source;  // set when that input came from text
+  std::string message;                   // "the limit is set here"
+};
+
 struct Diagnostic {
   Code code{};
   Severity severity = Severity::error;
@@ -58,6 +67,7 @@ struct Diagnostic {
   std::string input;                     // which input: policy, sandbox, defaults, overrides, runners, org
   std::string message;                   // one sentence: what is wrong and the value seen
   std::string hint;                      // how to fix it; may be empty
+  std::vector<Related> related;          // secondary locations, in order of relevance
 
   const CodeInfo& info() const { return code_info(code); }
   std::string_view name() const { return info().name; }

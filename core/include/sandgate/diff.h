@@ -83,7 +83,8 @@ class PolicyDiffer {
                std::shared_ptr<const Runners> runners = nullptr, std::shared_ptr<const Org> org = nullptr,
                CheckOptions options = {});
   const std::vector<StaticChange>& static_changes() const { return changes_; }
-  RecordDiff diff(const RequestRecord& record) const;
+  // Compiles the record once and checks it under both policies; its layers are handed over.
+  RecordDiff diff(RequestRecord record) const;
 
  private:
   std::shared_ptr<const Policy> old_policy_, new_policy_;

@@ -6,6 +6,7 @@
 
 #include "sandgate/document.h"
 #include "sandgate/policy.h"
+#include "sandgate/request.h"
 #include "sandgate/result.h"
 
 namespace sandgate {
@@ -61,17 +62,13 @@ class Org {
   Org& operator=(const Org&) = delete;
   const model::OrgModel& model() const;
   const Diagnostics& diagnostics() const;
+  const std::string& file() const;
 
  private:
   struct Impl;
   explicit Org(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
   friend struct OrgBuilder;
-};
-
-struct CheckOptions {
-  std::string client = "python";  // "python" or "typescript" (SPEC §1.3)
-  std::string placement;          // "", "serverless" or "cks": overrides the request's placement_mode
 };
 
 // An input layer built from a native value (no text, so no line:col): what bindings pass to check.
@@ -85,19 +82,21 @@ class Engine {
   explicit Engine(std::shared_ptr<const Policy> policy = nullptr, std::shared_ptr<const Runners> runners = nullptr,
                   std::shared_ptr<const Org> org = nullptr);
 
-  // Checks one request: the sandbox layer, with the optional SandboxDefaults layer beneath it and
-  // the @session.function overrides above it (SPEC §5.1). Never throws for anything in the inputs.
-  // Safe to call from many threads at once. Errors of the policy, runners and org inputs are part
-  // of every result (their warnings are `validate_policy`'s business).
+  // Checks one compiled request. Never throws for anything in the inputs; safe to call from many
+  // threads at once; allocates nothing when the request passes. Errors of the policy, runners and
+  // org inputs are part of every result (their warnings are `validate_policy`'s business).
+  Result check(std::shared_ptr<const Request> request) const;
+
+  // Compiles and checks one request: the sandbox layer, with the optional SandboxDefaults layer
+  // beneath it and the @session.function overrides above it (SPEC §5.1).
   Result check(const Document& sandbox, const Document* defaults = nullptr, const Document* overrides = nullptr,
                const CheckOptions& options = {}) const;
 
-  const Policy* policy() const { return policy_.get(); }
+  const Policy* policy() const;
+  const std::shared_ptr<const CheckInputs>& inputs() const { return inputs_; }
 
  private:
-  std::shared_ptr<const Policy> policy_;
-  std::shared_ptr<const Runners> runners_;
-  std::shared_ptr<const Org> org_;
+  std::shared_ptr<const CheckInputs> inputs_;
 };
 
 // N-RES on its own (SPEC §5.2): the requests/limits/gpu the SDK would send for a `resources` value,

@@ -2,7 +2,9 @@
 // exactly, and printed as an exact decimal or in Kubernetes' canonical form.
 #pragma once
 
+#include <array>
 #include <compare>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -32,27 +34,42 @@ struct QuantityError {
   std::string message;
 };
 
-// An arbitrary-precision unsigned integer, just big enough for quantities (internal detail, but
+// An unsigned integer of up to 360 decimal digits with its limbs stored inline: quantities are
+// copied, added and compared on every check, and a heap-free value type keeps that cheap and
+// allocation-free. 360 digits cover every value the grammars admit (64 characters, exponent
+// magnitude 30, a 1024^6 suffix) with the exponents of two such values aligned for a comparison
+// or a sum; an operation that would need more saturates instead of growing (internal detail,
 // public so that Quantity can be a value type).
 class BigUnsigned {
  public:
+  static constexpr std::size_t k_max_limbs = 40;
   BigUnsigned() = default;
   explicit BigUnsigned(std::uint64_t v);
-  // Reads ASCII digits (leading zeros allowed); nullopt when empty or any other character is present.
+  // Reads ASCII digits (leading zeros allowed); nullopt when empty, too long, or any other
+  // character is present.
   static std::optional<BigUnsigned> from_decimal(std::string_view digits);
-  bool is_zero() const { return limbs_.empty(); }
+  bool is_zero() const { return size_ == 0; }
   void multiply(std::uint32_t factor);
   void add(const BigUnsigned& other);
   // Divides in place by `divisor`, returning the remainder. Dividing by zero leaves the value
   // unchanged and returns 0 (no exception, no trap).
   std::uint32_t divide(std::uint32_t divisor);
+  // Divides in place by a 64-bit `divisor` (non-zero), returning whether a remainder was dropped.
+  bool divide_u64(std::uint64_t divisor);
+  // Number of decimal digits (0 for zero).
+  std::size_t digits() const;
+  // The last decimal digit (0 for zero).
+  std::uint32_t last_digit() const { return size_ == 0 ? 0 : limbs_[0] % 10; }
   std::string to_string() const;
   std::optional<std::int64_t> to_int64() const;
   std::strong_ordering operator<=>(const BigUnsigned& other) const;
+  // Limbs past size_ are always zero, so member-wise equality is value equality.
   bool operator==(const BigUnsigned& other) const = default;
 
  private:
-  std::vector<std::uint32_t> limbs_;  // base 1e9, least significant first, no leading zeros
+  std::array<std::uint32_t, k_max_limbs> limbs_{};  // base 1e9, least significant first
+  std::uint8_t size_ = 0;                           // limbs in use; no leading zero limbs
+  void push_limb(std::uint32_t limb);
   void drop_leading_zero_limbs();
 };
 

@@ -109,8 +109,10 @@ RequestRecord record_from_node(Node root, std::size_t index, int line, const std
 // Checks records on `jobs` threads (0 = every core) and hands each record with its result to
 // `deliver` in input order, on the calling thread; `deliver` returning false stops early (and so
 // does `next` returning false). An unreadable record is delivered with a result that holds only its
-// problem. What Python's check_many and Node's checkMany are to wrap: `next` runs on the calling
-// thread too, so a binding can turn its native values into records there (record_from_node).
+// problem; a readable one's layers have been handed to the compiled request (Result::request()),
+// so the record delivered keeps its index, line and id. What Python's check_many and Node's
+// checkMany are to wrap: `next` runs on the calling thread too, so a binding can turn its native
+// values into records there (record_from_node).
 // Returns false when `deliver` stopped it.
 bool check_records(const std::function<bool(PendingRecord&)>& next, const std::string& stream_name, const Limits& limits,
                    const Engine& engine, const CheckOptions& options, unsigned jobs,

@@ -1,60 +1,18 @@
-// R-ANN (SPEC §6.1): client annotations are checked (key syntax first, then denied prefixes and
-// counts), then merged under the policy's base annotations, which win.
+// R-ANN (SPEC §6.1): client annotations are checked against the policy (denied prefixes, count),
+// then merged under the policy's base annotations, which win; the merged set must fit Kubernetes'
+// limit and carry valid SUNK values. The key syntax (R-ANN-3) was checked when the request was
+// compiled, so a malformed key never reaches the prefix comparison.
 #include <algorithm>
+#include <unordered_set>
 
 #include "engine/rules.h"
-#include "util/net.h"
 
 namespace sandgate::engine {
 namespace {
 
 constexpr std::string_view k_sunk_prefix = "sunk.coreweave.com/";
 
-std::string hex_code_point(std::string_view s, std::size_t i) {
-  // Decodes the UTF-8 sequence at i (the text is valid UTF-8) for a message like U+200B.
-  auto u = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  unsigned cp = u(i);
-  int extra = cp >= 0xF0 ? 3 : cp >= 0xE0 ? 2 : cp >= 0xC0 ? 1 : 0;
-  cp &= extra == 3 ? 0x07u : extra == 2 ? 0x0Fu : extra == 1 ? 0x1Fu : 0x7Fu;
-  for (int k = 1; k <= extra && i + static_cast<std::size_t>(k) < s.size(); ++k) cp = (cp << 6) | (u(i + static_cast<std::size_t>(k)) & 0x3Fu);
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "U+%04X", cp);
-  return buf;
-}
-
-bool name_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
-}
-bool alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
-
-// Kubernetes' IsQualifiedName: [prefix/]name, prefix a DNS-1123 subdomain (≤ 253), name ≤ 63 of
-// [A-Za-z0-9][-A-Za-z0-9_.]*[A-Za-z0-9], ASCII only. Returns "" when valid, else why not.
-std::string qualified_name_problem(std::string_view key) {
-  for (std::size_t i = 0; i < key.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(key[i]);
-    if (c >= 0x80) return "it contains the non-ASCII character " + hex_code_point(key, i);
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') return "it contains white space";
-    if (c < 0x20 || c == 0x7F) return "it contains a control character";
-  }
-  std::size_t slash = key.find('/');
-  std::string_view name = key;
-  if (slash != std::string_view::npos) {
-    if (key.find('/', slash + 1) != std::string_view::npos) return "it has more than one '/'";
-    std::string_view prefix = key.substr(0, slash);
-    name = key.substr(slash + 1);
-    if (prefix.empty()) return "the prefix before '/' is empty";
-    if (prefix.size() > 253) return "the prefix is longer than 253 characters";
-    if (!is_dns1123_subdomain(prefix)) {
-      bool upper = std::any_of(prefix.begin(), prefix.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
-      return upper ? "the prefix must be lowercase (a DNS subdomain)" : "the prefix is not a DNS subdomain (lowercase labels separated by dots)";
-    }
-  }
-  if (name.empty()) return "the name part is empty";
-  if (name.size() > 63) return "the name part is longer than 63 characters";
-  if (!alnum(name.front()) || !alnum(name.back())) return "the name part must start and end with a letter or digit";
-  if (!std::all_of(name.begin(), name.end(), name_char)) return "the name part may hold only letters, digits, '-', '_' and '.'";
-  return {};
-}
+bool starts_with(std::string_view s, std::string_view prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
 
 // A Linux UID/GID in decimal: 0..4294967294 ((uid_t)-1 means "no id" and is never a real one).
 bool all_digits(std::string_view s) {
@@ -64,122 +22,167 @@ bool all_digits(std::string_view s) {
   return v <= 4294967294ULL;
 }
 
-}  // namespace
+// A client annotation that reaches the pod: a string value under a non-empty key the base does not pin.
+bool reaches_pod(const model::Annotation& a, const model::PolicyModel& pm) { return a.string_value && !pm.base_annotation(a.key); }
 
-void resolve_annotations(Context& ctx) {
-  const auto& pm = *ctx.pm;
-  Cursor ann = ctx.root()["annotations"];
-  std::size_t client_count = 0;
-  if (ann && ann.node->is_object()) {
-    client_count = ann.node->members.size();
-    for (const auto& m : ann.node->members) {
-      Cursor at{&m.value, &m, pointer_join(ann.path, m.input_key())};
-      const std::string& key = m.key;
-      // R-ANN-4 / R-ANN-3: the key must be well-formed before any prefix is compared with it.
-      if (key.empty()) {
-        ctx.report_key(Code::ANNOTATION_EMPTY_KEY, at, "an annotation has an empty key", "remove it");
-        continue;
-      }
-      std::string problem = qualified_name_problem(key);
-      if (!problem.empty()) {
-        ctx.report_key(Code::ANNOTATION_KEY_INVALID, at, "annotation key \"" + key + "\" is not a valid Kubernetes qualified name: " + problem,
-                   "keys are [prefix/]name: a lowercase DNS prefix, one '/', a name of letters, digits, '-', '_', '.'");
-        continue;
-      }
-      // R-ANN-2: a plain, case-sensitive starts_with on the key exactly as given.
-      for (const auto& prefix : pm.denied_annotation_prefixes) {
-        // An empty entry is a prefix of every key (plain starts_with, SPEC R-ANN-3).
-        if (key.compare(0, prefix.size(), prefix) == 0) {
-          ctx.report_key(Code::ANNOTATION_DENIED_PREFIX, at, "annotation key \"" + key + "\" starts with the denied prefix \"" + prefix + "\"",
-                     pm.base_annotations.count(key) ? "the policy pins this key itself; remove it from the request"
-                                                    : "remove it; the runner's policy does not let sandboxes set " + prefix + "* annotations");
+// R-ANN-7 on one resolved annotation; `at` is where it is written (request or policy).
+void check_sunk_value(std::string_view key, std::string_view value, FindingPlace at, bool gpu, Findings& f) {
+  std::string_view name = key.substr(k_sunk_prefix.size());
+  auto report = [&](std::int64_t problem) {
+    Finding& found = f.add(Code::SUNK_ANNOTATION_INVALID, at, [](const FindingContext&, const Finding& x, std::string& m, std::string& h) {
+      std::string k(x.s[0]), v(x.s[1]);
+      switch (x.n[0]) {
+        case 0: {
+          bool user = k.size() >= 7 && k.compare(k.size() - 7, 7, "user-id") == 0;
+          m = k + " is \"" + v + "\", but Slurm needs a numeric Linux " + (user ? "UID" : "GID") + " (0..4294967294)";
+          h = "use the number (id -u on a login node), e.g. \"1000\", not a user name";
           break;
         }
+        case 1:
+          m = "sunk.coreweave.com/exclusive is \"" + v + "\"; Slurm accepts none, user or ok";
+          h = "use \"none\", \"user\" or \"ok\"";
+          break;
+        default:
+          m = "sunk.coreweave.com/exclusive \"ok\" must not be used on GPU pods";
+          h = "use \"none\" or \"user\"";
       }
-      // R-ANN-4, client rule: the TypeScript SDK rejects empty values.
-      if (m.value.is_string() && m.value.text.empty()) {
-        ctx.report(Code::ANNOTATION_CLIENT_LIMIT, at, "annotation \"" + key + "\" has an empty value", "give it a value or remove it");
-      }
+    });
+    found.s[0] = key;
+    found.s[1] = value;
+    found.n[0] = problem;
+  };
+  if ((name == "user-id" || name == "group-id") && !all_digits(value)) report(0);
+  if (name == "exclusive") {
+    if (value != "none" && value != "user" && value != "ok") {
+      report(1);
+    } else if (value == "ok" && gpu) {
+      report(2);
     }
-    if (pm.max_annotation_count > 0 && static_cast<std::int64_t>(client_count) > pm.max_annotation_count) {
-      ctx.report(Code::ANNOTATION_COUNT, ann,
-                 std::to_string(client_count) + " annotations, more than the policy's max_annotation_count " +
-                     std::to_string(pm.max_annotation_count),
-                 "drop some annotations");
+  }
+}
+
+}  // namespace
+
+void check_annotations(const RuleInput& in, const model::PolicyModel& pm, Resolution& res, Findings& f) {
+  const auto& annotations = in.request.annotations;
+  for (const auto& a : annotations) {
+    if (!a.key_ok) continue;
+    // R-ANN-2: a plain, case-sensitive starts_with on the key exactly as given.
+    for (std::size_t i = 0; i < pm.denied_annotation_prefixes.size(); ++i) {
+      const std::string& prefix = pm.denied_annotation_prefixes[i];
+      if (!starts_with(a.key, prefix)) continue;
+      Finding& found = f.add(Code::ANNOTATION_DENIED_PREFIX, in_request_key(a.origin), [](const FindingContext& cx, const Finding& x, std::string& m, std::string& h) {
+        const auto* ann = static_cast<const model::Annotation*>(x.p[0]);
+        std::string denied(x.s[0]);
+        m = "annotation key \"" + ann->key + "\" starts with the denied prefix \"" + denied + "\"";
+        h = cx.policy.base_annotation(ann->key) ? "the policy pins this key itself; remove it from the request"
+                                                : "remove it; the runner's policy does not let sandboxes set " + denied + "* annotations";
+      });
+      found.p[0] = &a;
+      found.s[0] = prefix;
+      relate_policy(found, pm.denied_annotation_prefix_origins[i], "the prefix is denied here");
+      break;
     }
-    if (client_count > 100) {
-      ctx.report(Code::ANNOTATION_CLIENT_LIMIT, ann, std::to_string(client_count) + " annotations; the TypeScript SDK accepts at most 100");
-    }
+  }
+  // R-ANN-4: the policy's count applies to the client's annotations.
+  if (pm.max_annotation_count > 0 && static_cast<std::int64_t>(annotations.size()) > pm.max_annotation_count) {
+    Finding& found = f.add(Code::ANNOTATION_COUNT, in_request_or_root(in.request.annotations_at), [](const FindingContext& cx, const Finding&, std::string& m, std::string& h) {
+      m = std::to_string(cx.request.annotations.size()) + " annotations, more than the policy's max_annotation_count " +
+          std::to_string(cx.policy.max_annotation_count);
+      h = "drop some annotations";
+    });
+    relate_policy(found, pm.max_annotation_count_origin, "the limit is set here");
   }
 
   // R-ANN-1: client ∪ base, the policy's value winning on the same key.
-  Node merged = Node::make_object();
-  if (ann && ann.node->is_object()) {
-    for (const auto& m : ann.node->members) {
-      if (!m.key.empty() && m.value.is_string()) merged.members.push_back(m);
-    }
-  }
-  for (const auto& [key, value] : pm.base_annotations) {
-    Node v = Node::make_string(value);
-    v.origin = k_policy_base;
-    if (Node* existing = merged.find(key)) {
-      if (existing->text != value) {
-        Cursor at = ann[key];
-        ctx.report_key(Code::ANNOTATION_OVERRIDDEN, at,
-                   "annotation \"" + key + "\" is pinned by the policy: the sandbox gets \"" + value + "\", not \"" + existing->text + "\"",
-                   "remove it from the request");
-      }
-      *existing = v;
-      ctx.touched(pointer_join("/annotations", key), "R-ANN-1");
-    } else {
-      merged.add(key, v);
-    }
+  for (const auto& a : in.request.annotations) {
+    if (!a.string_value) continue;
+    const model::BaseAnnotation* b = pm.base_annotation(a.key);
+    if (!b || b->value == a.value) continue;
+    Finding& found = f.add(Code::ANNOTATION_OVERRIDDEN, in_request_key(a.origin), [](const FindingContext&, const Finding& x, std::string& m, std::string& h) {
+      const auto* client = static_cast<const model::Annotation*>(x.p[0]);
+      const auto* base = static_cast<const model::BaseAnnotation*>(x.p[1]);
+      m = "annotation \"" + client->key + "\" is pinned by the policy: the sandbox gets \"" + base->value + "\", not \"" + client->value + "\"";
+      h = "remove it from the request";
+    });
+    found.p[0] = &a;
+    found.p[1] = b;
+    relate_policy(found, b->origin, "the policy pins it here");
   }
 
   // R-ANN-7: SUNK keys must be values Slurm accepts; group-id follows user-id.
-  auto check_sunk = [&](const std::string& key, const Node& value) {
-    std::string_view name = std::string_view(key).substr(k_sunk_prefix.size());
-    Cursor at = ann[key];
-    auto report = [&](std::string message, std::string hint) {
-      if (value.origin == k_policy_base) {
-        Cursor base = Cursor{ctx.pm->base, nullptr, ctx.pm->base_origin.path}["metadata"]["annotations"][key];
-        ctx.report_policy(Code::SUNK_ANNOTATION_INVALID, {base.path, base.mark()}, std::move(message), std::move(hint));
-      } else {
-        ctx.report(Code::SUNK_ANNOTATION_INVALID, at, std::move(message), std::move(hint));
-      }
-    };
-    if ((name == "user-id" || name == "group-id") && !all_digits(value.text)) {
-      report(key + " is \"" + value.text + "\", but Slurm needs a numeric Linux " + (name == "user-id" ? "UID" : "GID") + " (0..4294967294)",
-             "use the number (id -u on a login node), e.g. \"1000\", not a user name");
-    }
-    if (name == "exclusive") {
-      if (value.text != "none" && value.text != "user" && value.text != "ok") {
-        report("sunk.coreweave.com/exclusive is \"" + value.text + "\"; Slurm accepts none, user or ok", "use \"none\", \"user\" or \"ok\"");
-      } else if (value.text == "ok" && ctx.gpu()) {
-        report("sunk.coreweave.com/exclusive \"ok\" must not be used on GPU pods", "use \"none\" or \"user\"");
-      }
-    }
-  };
-  for (const auto& m : merged.members) {
-    if (m.key.compare(0, k_sunk_prefix.size(), k_sunk_prefix) == 0 && m.value.is_string()) check_sunk(m.key, m.value);
+  bool gpu = in.request.gpu() != nullptr;
+  bool uid = false, gid = false;
+  std::size_t total = 0;
+  for (const auto& a : annotations) {
+    if (!reaches_pod(a, pm)) continue;
+    total += a.key.size() + a.value.size();
+    if (!starts_with(a.key, k_sunk_prefix)) continue;
+    check_sunk_value(a.key, a.value, in_request(a.origin), gpu, f);
+    uid = uid || a.key == "sunk.coreweave.com/user-id";
+    gid = gid || a.key == "sunk.coreweave.com/group-id";
   }
-  const Node* uid = merged.find("sunk.coreweave.com/user-id");
-  if (uid && !merged.find("sunk.coreweave.com/group-id")) {
-    Node gid = *uid;
-    gid.origin = k_platform;
-    merged.add("sunk.coreweave.com/group-id", gid);
-    ctx.touched("/annotations/sunk.coreweave.com~1group-id", "R-ANN-7");
+  std::string_view uid_value;
+  for (const auto& b : pm.base_annotations) {
+    total += b.key.size() + b.value.size();
+    if (!starts_with(b.key, k_sunk_prefix)) continue;
+    check_sunk_value(b.key, b.value, in_policy(b.origin), gpu, f);
+    uid = uid || b.key == "sunk.coreweave.com/user-id";
+    gid = gid || b.key == "sunk.coreweave.com/group-id";
+  }
+  res.group_id_from_user_id = uid && !gid;
+  if (res.group_id_from_user_id) {
+    const model::BaseAnnotation* b = pm.base_annotation("sunk.coreweave.com/user-id");
+    if (b) {
+      uid_value = b->value;
+    } else {
+      for (const auto& a : annotations) {
+        if (a.key == "sunk.coreweave.com/user-id" && a.string_value) uid_value = a.value;
+      }
+    }
+    total += std::string_view("sunk.coreweave.com/group-id").size() + uid_value.size();
   }
 
   // R-ANN-5: the resolved annotations must fit Kubernetes' 256 KiB.
-  std::size_t total = 0;
-  for (const auto& m : merged.members) total += m.key.size() + m.value.text.size();
   if (total > 256 * 1024) {
-    ctx.report(Code::ANNOTATIONS_TOO_LARGE, ann ? ann : ctx.root(),
-               "the resolved annotations hold " + std::to_string(total) + " bytes of keys and values, more than Kubernetes' 262144",
-               "move large data to mounted files");
+    Finding& found = f.add(Code::ANNOTATIONS_TOO_LARGE, in_request_or_root(in.request.annotations_at), [](const FindingContext&, const Finding& x, std::string& m, std::string& h) {
+      m = "the resolved annotations hold " + std::to_string(x.n[0]) + " bytes of keys and values, more than Kubernetes' 262144";
+      h = "move large data to mounted files";
+    });
+    found.n[0] = static_cast<std::int64_t>(total);
   }
-  if (!merged.members.empty()) ctx.resolve("/annotations", std::move(merged));
+}
+
+std::vector<ResolvedAnnotation> resolved_annotations(const model::RequestModel& req, const model::PolicyModel& pm, const Resolution& res) {
+  std::vector<ResolvedAnnotation> out;
+  std::unordered_set<std::string_view> client_keys;
+  for (const auto& a : req.annotations) {
+    if (!a.string_value) continue;
+    client_keys.insert(a.key);
+    const model::BaseAnnotation* b = pm.base_annotation(a.key);
+    out.push_back({a.key, b ? std::string_view(b->value) : std::string_view(a.value), &a, b, false});
+  }
+  for (const auto& b : pm.base_annotations) {
+    if (!client_keys.count(b.key)) out.push_back({b.key, b.value, nullptr, &b, false});
+  }
+  if (res.group_id_from_user_id) {
+    for (const auto& r : out) {
+      if (r.key == "sunk.coreweave.com/user-id") {
+        out.push_back({"sunk.coreweave.com/group-id", r.value, nullptr, nullptr, true});
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> slurm_job_parameters(const model::RequestModel& req, const model::PolicyModel& pm,
+                                                                      const Resolution& res) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& a : resolved_annotations(req, pm, res)) {
+    if (starts_with(a.key, k_sunk_prefix)) out.emplace_back(std::string(a.key.substr(k_sunk_prefix.size())), std::string(a.value));
+  }
+  return out;
 }
 
 }  // namespace sandgate::engine

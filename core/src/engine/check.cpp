@@ -1,7 +1,7 @@
-// Engine::check — the fixed pipeline (SPEC §6: merge layers → placement → apply base → fill
-// defaults → check constraints). Each step is a small rule function in this directory.
+// Engine::check — the one ordered list of rules (SPEC §6: placement → the policy that applies →
+// apply base → fill defaults → check constraints) over a compiled Request. Each step is a rule
+// function in this directory that writes its slice of the Resolution and reports Findings.
 #include "engine/rules.h"
-#include "schema/schema_store.h"
 
 namespace sandgate {
 
@@ -14,77 +14,64 @@ Document document_from_node(Node root, std::string input, std::string file) {
   return d;
 }
 
-Engine::Engine(std::shared_ptr<const Policy> policy, std::shared_ptr<const Runners> runners, std::shared_ptr<const Org> org)
-    : policy_(std::move(policy)), runners_(std::move(runners)), org_(std::move(org)) {}
-
-namespace {
-
-// Orders the resolved sandbox's fields as the schema lists them, so every result reads alike.
-void order_like_schema(Node& resolved) {
-  if (!resolved.is_object()) return;
-  const auto& cs = schema::get("sandbox");
-  auto props = cs.doc.FindMember("properties");
-  if (props == cs.doc.MemberEnd()) return;
-  std::vector<std::string> order;
-  for (auto it = props->value.MemberBegin(); it != props->value.MemberEnd(); ++it) order.emplace_back(it->name.GetString());
-  auto rank = [&](const std::string& k) {
-    auto it = std::find(order.begin(), order.end(), k);
-    return it == order.end() ? order.size() : static_cast<std::size_t>(it - order.begin());
-  };
-  std::stable_sort(resolved.members.begin(), resolved.members.end(),
-                   [&](const Member& a, const Member& b) { return rank(a.key) < rank(b.key); });
+Engine::Engine(std::shared_ptr<const Policy> policy, std::shared_ptr<const Runners> runners, std::shared_ptr<const Org> org) {
+  auto in = std::make_shared<CheckInputs>();
+  // A request checked against a broken policy (or inventory) is not ok, whatever it asks for.
+  for (const Diagnostics* ds : {policy ? &policy->diagnostics() : nullptr, runners ? &runners->diagnostics() : nullptr,
+                                org ? &org->diagnostics() : nullptr}) {
+    if (!ds) continue;
+    for (const auto& d : *ds) {
+      if (d.severity == Severity::error) in->errors.push_back(d);
+    }
+  }
+  if (org) in->org_model = org->model();
+  in->policy = std::move(policy);
+  in->runners = std::move(runners);
+  in->org = std::move(org);
+  inputs_ = std::move(in);
 }
 
-}  // namespace
+const Policy* Engine::policy() const { return inputs_->policy.get(); }
 
 Result Engine::check(const Document& sandbox, const Document* defaults, const Document* overrides,
                      const CheckOptions& options) const {
+  return check(Request::compile({defaults, &sandbox, overrides}, options));
+}
+
+Result Engine::check(std::shared_ptr<const Request> request) const {
   Result result;
-  result.resolved = Node::make_object();
-  engine::Context ctx(result, options);
-  ctx.layers[engine::k_defaults] = defaults;
-  ctx.layers[engine::k_sandbox] = &sandbox;
-  ctx.layers[engine::k_function] = overrides;
-  if (runners_) {
-    ctx.inventory = &runners_->model();
-    ctx.runners_file = runners_->file();
+  const CheckInputs& inputs = *inputs_;
+  result.inputs_ = inputs_;
+  bool ok = inputs.errors.empty() && !request->has_errors();
+  if (!request->usable()) {
+    result.request_ = std::move(request);
+    result.ok_ = false;
+    return result;
   }
-  if (org_) ctx.org = org_->model();
-  ctx.pm = policy_ ? &policy_->model() : &ctx.empty_policy;
-  ctx.policy = policy_.get();
-  // A request checked against a broken policy (or inventory) is not ok, whatever it asks for.
-  for (const Diagnostics* ds : {policy_ ? &policy_->diagnostics() : nullptr, runners_ ? &runners_->diagnostics() : nullptr,
-                                org_ ? &org_->diagnostics() : nullptr}) {
-    if (!ds) continue;
-    for (const auto& d : *ds) {
-      if (d.severity == Severity::error) result.diagnostics.push_back(d);
-    }
-  }
+  const model::RequestModel& req = request->model();
+  result.request_ = std::move(request);
+  result.checked_ = true;
+  Resolution& res = result.resolution_;
+  engine::Findings f(result.findings_, req.client);
+  engine::RuleInput in{req, inputs, inputs.runners ? &inputs.runners->model() : nullptr, inputs.org_model};
   try {
-    if (!engine::prepare_layers(ctx)) {
-      result.finish();
-      return result;
-    }
-    engine::merge_layers(ctx);
-    engine::resolve_placement(ctx);
-    engine::normalize_request_resources(ctx);
-    engine::filter_gpu_candidates(ctx);
-    engine::choose_primary_runner(ctx, policy_);
-    engine::resolve_scheduler(ctx);
-    engine::apply_resource_defaults(ctx);
-    engine::resolve_annotations(ctx);
-    engine::resolve_lifetime(ctx);
-    engine::check_volumes(ctx);
-    engine::check_resources(ctx);
-    engine::resolve_qos(ctx);
-    engine::check_gpu(ctx);
-    engine::resolve_runtime_class(ctx);
-    engine::check_gpu_runtime(ctx);
-    engine::resolve_network(ctx);
-    engine::check_image_security_instance(ctx);
-    engine::check_sunk(ctx);
-    engine::check_misc(ctx);
-    engine::resolve_passthrough(ctx);
+    engine::choose_candidates(in, res, f);
+    engine::filter_gpu_candidates(in, res, f);
+    engine::choose_primary_runner(in, res, f);
+    const model::PolicyModel& pm = *res.policy_model;
+    engine::resolve_scheduler(in, pm, res);
+    engine::apply_resource_defaults(in, pm, res);
+    engine::check_annotations(in, pm, res, f);
+    engine::resolve_lifetime(in, pm, res, f);
+    engine::check_volumes(in, pm, res, f);
+    engine::check_resources(in, pm, res, f);
+    engine::resolve_qos(in, res, f);
+    engine::check_gpu(in, pm, res, f);
+    engine::resolve_runtime_class(in, pm, res, f);
+    engine::check_gpu_runtime(in, pm, res, f);
+    engine::check_network(in, pm, res, f);
+    engine::check_image_security_instance(in, pm, f);
+    engine::check_sunk(in, pm, res, f);
   } catch (const std::exception& e) {
     // A bug, not an input problem: say so instead of crashing the host process.
     Diagnostic d;
@@ -92,57 +79,71 @@ Result Engine::check(const Document& sandbox, const Document* defaults, const Do
     d.severity = Severity::error;
     d.input = "sandbox";
     d.message = std::string("internal error while checking: ") + e.what();
-    result.diagnostics.push_back(std::move(d));
+    result.eager_.push_back(std::move(d));
+    ok = false;
   }
-  result.placement_mode = ctx.mode;
-  order_like_schema(result.resolved);
-  result.finish();
+  result.ok_ = ok && !f.any_error();
   return result;
 }
 
-Result normalize_resources(const Node& resources, const CheckOptions& options) {
-  Node request = Node::make_object();
-  request.add("resources", resources);
-  Document doc = document_from_node(std::move(request), "sandbox");
-  Result result;
-  result.resolved = Node::make_object();
-  engine::Context ctx(result, options);
-  ctx.layers[engine::k_sandbox] = &doc;
-  ctx.pm = &ctx.empty_policy;
-  if (engine::prepare_layers(ctx)) {
-    engine::merge_layers(ctx);
-    engine::normalize_request_resources(ctx);
-    engine::resolve_qos(ctx);
-    // Only N-RES here: drop the note about platform defaults, which needs a policy to mean anything.
-    std::erase_if(result.diagnostics, [](const Diagnostic& d) { return d.code == Code::PLATFORM_DEFAULT_RESOURCES; });
-    Node out = Node::make_object();
-    if (!ctx.containers.empty() && !ctx.containers.front().invalid) {
-      const auto& c = ctx.containers.front();
-      auto side = [](const std::optional<Quantity>& cpu, const std::string& cpu_text, const std::optional<Quantity>& mem,
-                     const std::string& mem_text) {
-        Node n = Node::make_object();
-        if (cpu) n.add("cpu", Node::make_string(cpu_text));
-        if (mem) n.add("memory", Node::make_string(mem_text));
-        return n;
-      };
-      Node req = side(c.req_cpu, c.req_cpu_text, c.req_mem, c.req_mem_text);
-      Node lim = side(c.lim_cpu, c.lim_cpu_text, c.lim_mem, c.lim_mem_text);
-      out.add("requests", req.members.empty() ? Node::make_null() : req);
-      out.add("limits", lim.members.empty() ? Node::make_null() : lim);
-      if (c.gpu) {
-        Node gpu = Node::make_object();
-        gpu.add("count", Node::make_int(c.gpu->count));
-        if (!c.gpu->type.empty()) gpu.add("type", Node::make_string(c.gpu->type));
-        if (c.gpu->memory_gb > 0) gpu.add("memory_gb", Node::make_int(c.gpu->memory_gb));
-        out.add("gpu", gpu);
-      } else {
-        out.add("gpu", Node::make_null());
-      }
-    }
-    result.resolved = std::move(out);
+namespace engine {
+
+Finding& Findings::add(Code code, FindingPlace at, FindingFormat format) {
+  Finding& f = out_.emplace_back();
+  f.code = code;
+  f.severity = code_info(code).severity;
+  Side side = code_info(code).side;
+  if (f.severity == Severity::error && ((side == Side::python && client_ == Client::typescript) ||
+                                        (side == Side::typescript && client_ == Client::python))) {
+    f.severity = Severity::warning;
+    f.other_client = true;
   }
-  result.finish();
-  return result;
+  f.at = at;
+  f.format = format;
+  return f;
+}
+
+bool Findings::any_error() const {
+  for (const auto& f : out_) {
+    if (f.severity == Severity::error) return true;
+  }
+  return false;
+}
+
+std::string human_bytes(const Quantity& q) {
+  auto bytes = q.ceil_units();
+  if (!bytes || *bytes < 1024 || q.ceil_units() != q.ceil_div(1)) return q.canonical();
+  static constexpr const char* k_units[] = {"Ki", "Mi", "Gi", "Ti", "Pi"};
+  std::int64_t v = *bytes;
+  int unit = -1;
+  while (v % 1024 == 0 && unit < 4) {
+    v /= 1024;
+    ++unit;
+  }
+  if (unit >= 0 && (unit >= 1 || v < 1024)) return std::to_string(v) + k_units[unit];
+  return "≈" + std::to_string(q.ceil_div(1024 * 1024).value_or(0)) + "Mi";
+}
+
+std::optional<Quantity> sum_resolved(const Resolution& res, bool request, bool cpu) {
+  std::optional<Quantity> sum;
+  for (const auto& c : res.containers) {
+    const ResolvedQuantity& q = request ? (cpu ? c.req_cpu : c.req_mem) : (cpu ? c.lim_cpu : c.lim_mem);
+    if (q) sum = sum ? sum->plus(*q.value) : *q.value;
+  }
+  return sum;
+}
+
+}  // namespace engine
+
+std::string_view to_string(PlacementMode m) { return m == PlacementMode::cks ? "cks" : "serverless"; }
+
+std::string_view to_string(QosClass q) {
+  switch (q) {
+    case QosClass::guaranteed: return "Guaranteed";
+    case QosClass::burstable: return "Burstable";
+    case QosClass::best_effort: return "BestEffort";
+  }
+  return "BestEffort";
 }
 
 }  // namespace sandgate

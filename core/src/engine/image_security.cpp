@@ -1,162 +1,145 @@
-// R-IMG, R-SEC, R-INST (SPEC §6.7; reference policy model §1.4, §1.7, §1.8).
+// R-IMG, R-SEC, R-INST (SPEC §6.7; reference policy model §1.4, §1.7, §1.8). Images were parsed
+// when the request and the policy were compiled; matching compares strings only.
 #include <algorithm>
-#include <functional>
 
 #include "engine/rules.h"
+#include "util/text.h"
 
 namespace sandgate::engine {
 namespace {
 
-struct ImageRef {
-  std::string repository;  // registry/path, e.g. docker.io/library/python
-  std::string tag;         // "" when none
-  std::string digest;      // "" when none
-};
-
-// Docker's normalisation: no registry host → docker.io; one path component on Docker Hub →
-// library/<name>; default tag is not added (an allowlist entry without a tag matches any tag).
-ImageRef parse_image(std::string_view ref) {
-  ImageRef out;
-  if (auto at = ref.find('@'); at != std::string_view::npos) {
-    out.digest = std::string(ref.substr(at + 1));
-    ref = ref.substr(0, at);
-  }
-  auto slash = ref.rfind('/');
-  auto colon = ref.rfind(':');
-  if (colon != std::string_view::npos && (slash == std::string_view::npos || colon > slash)) {
-    out.tag = std::string(ref.substr(colon + 1));
-    ref = ref.substr(0, colon);
-  }
-  std::string_view first = ref.substr(0, ref.find('/'));
-  bool has_registry = ref.find('/') != std::string_view::npos &&
-                      (first.find('.') != std::string_view::npos || first.find(':') != std::string_view::npos || first == "localhost");
-  std::string repo = has_registry ? std::string(ref) : "docker.io/" + std::string(ref);
-  if (repo.rfind("index.docker.io/", 0) == 0) repo = "docker.io/" + repo.substr(16);  // before adding library/
-  if (repo.rfind("docker.io/", 0) == 0 && repo.find('/', 10) == std::string::npos) repo.insert(10, "library/");
-  out.repository = repo;
-  return out;
+const ImageRef& sdk_default_image() {
+  static const ImageRef image = parse_image("python:3.11");
+  return image;
 }
 
-// Segment-aware prefix: "ghcr.io/acme" holds "ghcr.io/acme/x" but not "ghcr.io/acme-evil/x".
-bool in_registry(const std::string& repository, std::string prefix) {
-  while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
-  if (prefix.empty()) return false;
-  if (prefix.find('/') == std::string::npos && prefix.find('.') == std::string::npos && prefix != "localhost") {
-    prefix = "docker.io/" + prefix;  // "library" or an org on Docker Hub
-  }
-  return repository == prefix || (repository.size() > prefix.size() && repository.compare(0, prefix.size(), prefix) == 0 &&
-                                  repository[prefix.size()] == '/');
-}
+// n[0] of an image finding: why it is refused.
+enum ImageProblem : std::int64_t { k_registry = 0, k_image = 1 };
 
-bool image_allowed(const ImageRef& img, const std::string& entry) {
-  ImageRef e = parse_image(entry);
-  if (e.repository != img.repository) return false;
-  if (!e.digest.empty()) return e.digest == img.digest;
-  // An untagged, undigested reference is the :latest tag.
-  if (!e.tag.empty()) return e.tag == (img.tag.empty() && img.digest.empty() ? std::string("latest") : img.tag);
-  return true;
-}
-
-std::string upper_cap(std::string s) {
-  for (auto& c : s) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
-  if (s.rfind("CAP_", 0) == 0) s = s.substr(4);
-  return s;
-}
-
-void check_image(Context& ctx, const std::string& image, const std::function<void(std::string, std::string)>& report) {
-  const auto& pm = *ctx.pm;
-  if (image.empty() || (pm.allowed_registries.empty() && pm.allowed_images.empty())) return;
-  ImageRef ref = parse_image(image);
-  if (!pm.allowed_registries.empty() &&
-      std::none_of(pm.allowed_registries.begin(), pm.allowed_registries.end(), [&](const std::string& p) { return in_registry(ref.repository, p); })) {
+void image_message(const FindingContext& cx, const Finding& x, std::string& m, std::string& h) {
+  const auto* img = static_cast<const ImageRef*>(x.p[0]);
+  if (x.n[0] == k_registry) {
     std::string list;
-    for (const auto& r : pm.allowed_registries) list += (list.empty() ? "" : ", ") + r;
-    report("image \"" + image + "\" (" + ref.repository + ") is not from an allowed registry (" + list + ")",
-           "use an image from an allowed registry");
-    return;
-  }
-  if (!pm.allowed_images.empty() &&
-      std::none_of(pm.allowed_images.begin(), pm.allowed_images.end(), [&](const std::string& e) { return image_allowed(ref, e); })) {
-    report("image \"" + image + "\" is not in the policy's allowed_images", "use one of the allowed images");
+    for (const auto& r : cx.policy.allowed_registries) list += (list.empty() ? "" : ", ") + r;
+    m = "image \"" + img->text + "\" (" + img->repository + ") is not from an allowed registry (" + list + ")";
+    h = "use an image from an allowed registry";
+  } else {
+    m = "image \"" + img->text + "\" is not in the policy's allowed_images";
+    h = "use one of the allowed images";
   }
 }
 
-void check_security_context(Context& ctx, const Cursor& sc) {
-  if (!sc || !sc.node->is_object()) return;
-  const auto& pm = *ctx.pm;
-  if (Cursor p = sc["privileged"]; p.boolean(false) && !pm.allow_privileged) {
-    ctx.report(Code::SECURITY_NOT_ALLOWED, p, "privileged containers are not allowed by the policy (allow_privileged is false)",
-               "drop privileged, or add the capabilities you need");
+// Whether the policy refuses `img`; sets the finding's reason and related place.
+std::optional<ImageProblem> image_problem(const ImageRef& img, const model::PolicyModel& pm) {
+  if (!pm.registry_prefixes.empty() &&
+      std::none_of(pm.registry_prefixes.begin(), pm.registry_prefixes.end(), [&](const std::string& p) { return in_registry(img.repository, p); })) {
+    return k_registry;
   }
-  Cursor caps = sc["capabilities_add"];
-  for (std::size_t i = 0; i < caps.size(); ++i) {
-    Cursor cap = caps.at(i);
-    std::string want = upper_cap(cap.str());
-    bool ok = std::any_of(pm.allowed_capabilities.begin(), pm.allowed_capabilities.end(),
-                          [&](const std::string& a) { return upper_cap(a) == want; });
-    if (!ok) {
-      ctx.report(Code::SECURITY_NOT_ALLOWED, cap,
-                 "capability " + cap.node->display() + " is not in the policy's allowed_capabilities" +
-                     (pm.allowed_capabilities.empty() ? " (empty: no capability may be added)" : ""),
-                 "remove it from capabilities_add");
-    }
+  if (!pm.image_entries.empty() &&
+      std::none_of(pm.image_entries.begin(), pm.image_entries.end(), [&](const ImageRef& e) { return image_allowed(img, e); })) {
+    return k_image;
   }
-  if (Cursor sp = sc["seccomp_profile"]; sp && sp.node->is_string() && !sp.node->text.empty()) {
-    const std::string& v = sp.node->text;
+  return std::nullopt;
+}
+
+Finding& report_image(Findings& f, FindingPlace at, const ImageRef& img, ImageProblem problem, const model::PolicyModel& pm,
+                      FindingFormat format) {
+  Finding& found = f.add(Code::IMAGE_NOT_ALLOWED, at, format);
+  found.p[0] = &img;
+  found.n[0] = problem;
+  relate_policy(found, problem == k_registry ? pm.allowed_registries_origin : pm.allowed_images_origin, "the allowlist is set here");
+  return found;
+}
+
+void check_image(const ImageRef& img, const model::Origin& at, const model::PolicyModel& pm, Findings& f) {
+  if (auto problem = image_problem(img, pm)) report_image(f, in_request(at), img, *problem, pm, image_message);
+}
+
+void check_security_context(const model::SecurityContext& sc, const model::PolicyModel& pm, Findings& f) {
+  if (!sc.present) return;
+  if (sc.privileged_at && !pm.allow_privileged) {
+    Finding& found = f.add(Code::SECURITY_NOT_ALLOWED, in_request(*sc.privileged_at), [](const FindingContext&, const Finding&, std::string& m, std::string& h) {
+      m = "privileged containers are not allowed by the policy (allow_privileged is false)";
+      h = "drop privileged, or add the capabilities you need";
+    });
+    relate_policy(found, pm.allow_privileged_origin, "allow_privileged is set here");
+  }
+  for (const auto& cap : sc.capabilities_add) {
+    if (std::find(pm.capability_names.begin(), pm.capability_names.end(), cap.normalized) != pm.capability_names.end()) continue;
+    Finding& found = f.add(Code::SECURITY_NOT_ALLOWED, in_request(cap.at), [](const FindingContext& cx, const Finding& x, std::string& m, std::string& h) {
+      const auto* capability = static_cast<const model::SecurityContext::Capability*>(x.p[0]);
+      m = "capability " + capability->display + " is not in the policy's allowed_capabilities" +
+          (cx.policy.allowed_capabilities.empty() ? " (empty: no capability may be added)" : "");
+      h = "remove it from capabilities_add";
+    });
+    found.p[0] = &cap;
+    relate_policy(found, pm.allowed_capabilities_origin, "the allowed capabilities are listed here");
+  }
+  if (const model::Text& sp = sc.seccomp_profile) {
     const auto& allowed = pm.allowed_seccomp_profiles;
-    bool ok = allowed.empty() ? v == "RuntimeDefault" : std::find(allowed.begin(), allowed.end(), v) != allowed.end();
+    bool ok = allowed.empty() ? sp.value == "RuntimeDefault" : std::find(allowed.begin(), allowed.end(), sp.value) != allowed.end();
     if (!ok) {
-      ctx.report(Code::SECURITY_NOT_ALLOWED, sp,
-                 "seccomp profile \"" + v + "\" is not allowed" + (allowed.empty() ? " (with no allowlist only RuntimeDefault is)" : ""),
-                 "use RuntimeDefault or leave it unset");
+      Finding& found = f.add(Code::SECURITY_NOT_ALLOWED, in_request(sp.origin), [](const FindingContext& cx, const Finding& x, std::string& m, std::string& h) {
+        const auto* profile = static_cast<const model::Text*>(x.p[0]);
+        m = "seccomp profile \"" + profile->value + "\" is not allowed" +
+            (cx.policy.allowed_seccomp_profiles.empty() ? " (with no allowlist only RuntimeDefault is)" : "");
+        h = "use RuntimeDefault or leave it unset";
+      });
+      found.p[0] = &sp;
+      relate_policy(found, pm.allowed_seccomp_profiles_origin, "the allowed profiles are listed here");
     }
   }
 }
 
 }  // namespace
 
-void check_image_security_instance(Context& ctx) {
-  Cursor root = ctx.root();
+void check_image_security_instance(const RuleInput& in, const model::PolicyModel& pm, Findings& f) {
+  const model::RequestModel& req = in.request;
+  bool allowlist = !pm.registry_prefixes.empty() || !pm.image_entries.empty();
   // R-IMG: every container's image, including the SDK default when none is set.
-  Cursor containers = root["containers"];
-  if (containers && containers.node->is_array()) {
-    for (std::size_t i = 0; i < containers.size(); ++i) {
-      Cursor img = containers.at(i)["image"];
-      check_image(ctx, img.str(), [&](std::string m, std::string h) { ctx.report(Code::IMAGE_NOT_ALLOWED, img, std::move(m), std::move(h)); });
-      check_security_context(ctx, containers.at(i)["security_context"]);
+  if (req.multi_container) {
+    for (const auto& c : req.containers) {
+      if (allowlist && c.image) check_image(*c.image, *c.image_at, pm, f);
+      check_security_context(c.security, pm, f);
     }
-  } else {
-    Cursor img = root["container_image"];
-    std::string image = img ? img.str() : std::string("python:3.11");
-    check_image(ctx, image, [&](std::string m, std::string h) {
-      if (img) {
-        ctx.report(Code::IMAGE_NOT_ALLOWED, img, std::move(m), std::move(h));
-      } else {
-        ctx.report(Code::IMAGE_NOT_ALLOWED, root, std::move(m) + " (the SDK's default image)", "set container_image");
-      }
-    });
-  }
-  // Containers that the policy's base contributes are checked the same way.
-  if (ctx.pm->base) {
-    Cursor base{ctx.pm->base, nullptr, ctx.pm->base_origin.path};
-    Cursor bc = base["spec"]["containers"];
-    for (std::size_t i = 0; i < bc.size(); ++i) {
-      Cursor img = bc.at(i)["image"];
-      check_image(ctx, img.str(), [&](std::string m, std::string h) {
-        ctx.report_policy(Code::IMAGE_NOT_ALLOWED, {img.path, img.mark()}, "the policy's own base container: " + m, std::move(h));
+  } else if (allowlist && req.image) {
+    check_image(*req.image, *req.image_at, pm, f);
+  } else if (allowlist && req.image_default) {
+    if (auto problem = image_problem(sdk_default_image(), pm)) {
+      report_image(f, request_root(), sdk_default_image(), *problem, pm, [](const FindingContext& cx, const Finding& x, std::string& m, std::string& h) {
+        image_message(cx, x, m, h);
+        m += " (the SDK's default image)";
+        h = "set container_image";
       });
     }
   }
+  // Containers that the policy's base contributes are checked the same way.
+  if (allowlist) {
+    for (const auto& b : pm.base_images) {
+      if (b.image.text.empty()) continue;
+      if (auto problem = image_problem(b.image, pm)) {
+        Finding& found = report_image(f, in_policy(b.origin), b.image, *problem, pm, [](const FindingContext& cx, const Finding& x, std::string& m, std::string& h) {
+          image_message(cx, x, m, h);
+          m = "the policy's own base container: " + m;
+        });
+        found.related = {};
+        found.related_note = nullptr;
+      }
+    }
+  }
   // R-SEC
-  check_security_context(ctx, root["security_context"]);
+  check_security_context(req.security, pm, f);
   // R-INST
-  if (Cursor it = root["instance_type"]; it && it.node->is_string() && !it.node->text.empty()) {
-    const auto& allowed = ctx.pm->allowed_instance_types;
-    if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), it.node->text) == allowed.end()) {
-      std::string list;
-      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      ctx.report(Code::INSTANCE_TYPE_NOT_ALLOWED, it, "instance_type \"" + it.node->text + "\" is not allowed (" + list + ")",
-                 "pin an allowed instance type, or leave it unset");
+  if (const model::Text& it = req.instance_type) {
+    const auto& allowed = pm.allowed_instance_types;
+    if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), it.value) == allowed.end()) {
+      Finding& found = f.add(Code::INSTANCE_TYPE_NOT_ALLOWED, in_request(it.origin), [](const FindingContext& cx, const Finding&, std::string& m, std::string& h) {
+        std::string list;
+        for (const auto& a : cx.policy.allowed_instance_types) list += (list.empty() ? "" : ", ") + a;
+        m = "instance_type \"" + cx.request.instance_type.value + "\" is not allowed (" + list + ")";
+        h = "pin an allowed instance type, or leave it unset";
+      });
+      relate_policy(found, pm.allowed_instance_types_origin, "the allowed instance types are listed here");
     }
   }
 }

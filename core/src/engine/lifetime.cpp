@@ -1,104 +1,36 @@
-// R-TIME (SPEC §6.4): lifetime defaulting and the 30-day cap, max_timeout_seconds 1..300 with a
-// clamp, operation timeouts against the lifetime, and the client's own timeouts.
-#include <cmath>
-
+// R-TIME (SPEC §6.4): the lifetime defaults to the policy's, else the platform's 600 s; an
+// operation timeout that outlives the sandbox is worth a warning. (The ranges of R-TIME-1/3/5 are
+// the request's own and were checked when it was compiled.)
 #include "engine/rules.h"
 
 namespace sandgate::engine {
-namespace {
 
-constexpr std::int64_t k_max_lifetime = 2592000;  // 30 days
-constexpr std::int64_t k_default_lifetime = 600;
-constexpr std::int64_t k_max_timeout = 300;
-constexpr std::int64_t k_default_timeout = 30;
-
-std::optional<double> number(const Cursor& c) {
-  if (!c) return std::nullopt;
-  if (c.node->is_int()) return static_cast<double>(c.node->integer);
-  if (c.node->kind == NodeKind::number) return c.node->number;
-  return std::nullopt;
-}
-
-// An error already reported at `path` (the schema's int32 range): one value, one diagnostic.
-bool rejected(const Context& ctx, const std::string& path) {
-  for (const auto& d : ctx.result.diagnostics) {
-    if (d.severity == Severity::error && d.path == path) return true;
-  }
-  return false;
-}
-
-}  // namespace
-
-void resolve_lifetime(Context& ctx) {
-  Cursor root = ctx.root();
-  // R-TIME-1, R-TIME-2
-  Cursor life = root["max_lifetime_seconds"];
-  std::int64_t explicit_value = 0;
-  if (life && life.node->is_int() && !rejected(ctx, life.path)) {
-    if (life.node->int_overflow || life.node->integer < 0 || life.node->integer > k_max_lifetime) {
-      ctx.report(Code::LIFETIME_RANGE, life,
-                 "max_lifetime_seconds is " + life.node->display() + "; it must be between 0 and 2592000 (30 days)",
-                 life.node->integer < 0 ? "use 0 or leave it unset for the default" : "the longest lifetime is 30 days");
-    } else {
-      explicit_value = life.node->integer;
-    }
-  }
-  if (explicit_value > 0) {
-    ctx.lifetime = explicit_value;
-    ctx.resolve("/max_lifetime_seconds", *life.node);
-  } else if (ctx.pm->default_lifetime_seconds > 0) {
-    ctx.lifetime = ctx.pm->default_lifetime_seconds;
-    ctx.resolve("/max_lifetime_seconds", Node::make_int(ctx.lifetime), "policy.constraints.lifecycle.default_lifetime_seconds");
-    ctx.touched("/max_lifetime_seconds", "R-TIME-2");
+void resolve_lifetime(const RuleInput& in, const model::PolicyModel& pm, Resolution& res, Findings& f) {
+  const model::RequestModel& req = in.request;
+  // R-TIME-2
+  if (req.lifetime) {
+    res.lifetime = *req.lifetime;
+    res.lifetime_from = LifetimeFrom::request;
+  } else if (pm.default_lifetime_seconds > 0) {
+    res.lifetime = pm.default_lifetime_seconds;
+    res.lifetime_from = LifetimeFrom::policy;
   } else {
-    ctx.lifetime = k_default_lifetime;
-    ctx.resolve("/max_lifetime_seconds", Node::make_int(ctx.lifetime), "platform");
-    ctx.touched("/max_lifetime_seconds", "R-TIME-2");
+    res.lifetime = 600;
+    res.lifetime_from = LifetimeFrom::platform;
   }
-
-  // R-TIME-3: the server's placement wait.
-  Cursor timeout = root["max_timeout_seconds"];
-  if (timeout && timeout.node->is_int() && rejected(ctx, timeout.path)) {
-    ctx.resolve("/max_timeout_seconds", Node::make_int(k_default_timeout), "platform");
-  } else if (timeout && timeout.node->is_int()) {
-    std::int64_t v = timeout.node->integer;
-    if (v < 1) {
-      ctx.report(Code::TIMEOUT_RANGE, timeout, "max_timeout_seconds is " + timeout.node->display() + "; the server accepts 1 to 300",
-                 "leave it unset for the 30 s default");
-      ctx.resolve("/max_timeout_seconds", *timeout.node);
-    } else if (v > k_max_timeout || timeout.node->int_overflow) {
-      ctx.report(Code::TIMEOUT_CLAMPED, timeout,
-                 "max_timeout_seconds " + timeout.node->display() + " is above 300; the server clamps it to 300",
-                 "write 300 (or less)");
-      ctx.resolve("/max_timeout_seconds", Node::make_int(k_max_timeout), "platform");
-      ctx.touched("/max_timeout_seconds", "R-TIME-3");
-    } else {
-      ctx.resolve("/max_timeout_seconds", *timeout.node);
-    }
-  } else if (!timeout) {
-    ctx.resolve("/max_timeout_seconds", Node::make_int(k_default_timeout), "platform");
-  }
-
   // R-TIME-4: an operation that would outlive the sandbox.
-  if (Cursor op = root["timeout_seconds"]; auto v = number(op)) {
-    if (*v >= static_cast<double>(ctx.lifetime)) {
-      ctx.report(Code::OPERATION_TIMEOUT_EXCEEDS_LIFETIME, op,
-                 "timeout_seconds " + op.node->display() + " is not below the sandbox's lifetime of " + std::to_string(ctx.lifetime) +
-                     " s: the sandbox ends first",
-                 "raise max_lifetime_seconds or lower timeout_seconds");
-    }
-  }
-
-  // R-TIME-5: the client's own timeouts.
-  for (const char* key : {"request_timeout_seconds", "poll_retry_budget_seconds", "create_retry_budget_seconds",
-                          "poll_rpc_timeout_seconds"}) {
-    Cursor c = root[key];
-    auto v = number(c);
-    if (!v) continue;
-    bool strictly_positive = std::string_view(key) == "poll_rpc_timeout_seconds";
-    if (!std::isfinite(*v) || *v < 0 || (strictly_positive && *v == 0)) {
-      ctx.report(Code::CLIENT_TIMEOUT_INVALID, c,
-                 std::string(key) + " is " + c.node->display() + "; it must be finite and " + (strictly_positive ? "> 0" : ">= 0"));
+  if (req.operation_timeout && *req.operation_timeout >= static_cast<double>(res.lifetime)) {
+    Finding& found = f.add(Code::OPERATION_TIMEOUT_EXCEEDS_LIFETIME, in_request(*req.operation_timeout_at),
+                       [](const FindingContext& cx, const Finding&, std::string& m, std::string& h) {
+                         m = "timeout_seconds " + cx.request.operation_timeout_text + " is not below the sandbox's lifetime of " +
+                             std::to_string(cx.resolution.lifetime) + " s: the sandbox ends first";
+                         h = "raise max_lifetime_seconds or lower timeout_seconds";
+                       });
+    if (res.lifetime_from == LifetimeFrom::policy) {
+      relate_policy(found, pm.default_lifetime_seconds_origin, "the lifetime is set here");
+    } else if (res.lifetime_from == LifetimeFrom::request) {
+      found.related = in_request(*req.lifetime_at);
+      found.related_note = "the lifetime is set here";
     }
   }
 }

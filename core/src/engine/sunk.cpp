@@ -1,93 +1,115 @@
 // R-SUNK (SPEC §6.8): when the policy routes pods through a Slurm (SUNK) scheduler, the pod
 // becomes a Slurm job: report its parameters, and check what the SUNK scheduler rejects.
 #include "engine/rules.h"
-#include "rules/policy_rules.h"
 
 namespace sandgate::engine {
+namespace {
 
-void resolve_scheduler(Context& ctx) {
-  ctx.scheduler = ctx.pm->scheduler_name;
-  if (ctx.scheduler.empty()) return;
-  std::optional<std::string> sunk;
-  if (ctx.inventory && ctx.primary && !ctx.primary->builtin) {
-    sunk = ctx.primary->sunk_scheduler.value_or(std::string("\x01"));  // a runner without sunk: never Slurm
-    ctx.kill_wait = ctx.primary->kill_wait_seconds;
+bool contains_slurm(std::string_view s) {
+  constexpr std::string_view k = "slurm";
+  for (std::size_t i = 0; i + k.size() <= s.size(); ++i) {
+    bool match = true;
+    for (std::size_t j = 0; j < k.size() && match; ++j) {
+      char c = s[i + j];
+      match = (c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c) == k[j];
+    }
+    if (match) return true;
   }
-  ctx.slurm = rules::is_slurm_scheduler(ctx.scheduler, sunk);
+  return false;
 }
 
-void check_sunk(Context& ctx) {
-  if (!ctx.slurm) return;
-  constexpr std::string_view k_prefix = "sunk.coreweave.com/";
-  SlurmMapping map;
-  map.scheduler = ctx.scheduler;
-  // Without a runners input, the scheduler is taken for Slurm by its name (SPEC §6.8): say so.
-  bool by_name = !(ctx.inventory && ctx.primary && !ctx.primary->builtin);
-  std::string detected = by_name ? " (scheduler \"" + ctx.scheduler + "\" is taken for Slurm because its name contains \"slurm\")" : "";
-  std::optional<Quantity> cpu, mem, cpu_limit, mem_limit;
-  for (const auto& c : ctx.containers) {
+// With a runners input, the runner names its SUNK scheduler (or has none); without one, a
+// scheduler is taken for Slurm by its name (SPEC §6.8).
+bool knows_runner(const RuleInput& in, const Resolution& res) { return in.inventory && res.primary && !res.primary->builtin; }
+
+std::string detected(const FindingContext& cx) {
+  if (!cx.resolution.slurm_by_name) return {};
+  return " (scheduler \"" + std::string(cx.resolution.scheduler) + "\" is taken for Slurm because its name contains \"slurm\")";
+}
+
+FindingPlace resources_or_root(const model::RequestModel& req) { return in_request_or_root(req.resources_at); }
+
+}  // namespace
+
+void resolve_scheduler(const RuleInput& in, const model::PolicyModel& pm, Resolution& res) {
+  res.scheduler = pm.scheduler_name;
+  res.slurm = false;
+  if (res.scheduler.empty()) return;
+  if (knows_runner(in, res)) {
+    res.slurm = res.primary->sunk_scheduler && *res.primary->sunk_scheduler == res.scheduler;
+  } else {
+    res.slurm = contains_slurm(res.scheduler);
+    res.slurm_by_name = res.slurm;
+  }
+}
+
+void check_sunk(const RuleInput& in, const model::PolicyModel& pm, Resolution& res, Findings& f) {
+  if (!res.slurm) return;
+  const model::RequestModel& req = in.request;
+  for (std::size_t i = 0; i < req.containers.size(); ++i) {
+    const model::Container& c = req.containers[i];
+    const ContainerResolution& cr = res.containers[i];
     // The scheduler verifies non-zero requests on every container.
-    for (bool is_cpu : {true, false}) {
-      const auto& r = is_cpu ? c.req_cpu : c.req_mem;
-      if (!c.invalid && (!r || r->is_zero())) {
-        ctx.report(Code::SUNK_ZERO_REQUESTS, c.at ? c.at : ctx.root(),
-                   std::string("the SUNK scheduler needs a non-zero ") + (is_cpu ? "cpu" : "memory") + " request" +
-                       (ctx.multi_container ? " on container \"" + c.name + "\"" : "") + detected,
-                   "declare it, or have the policy set default_cpu/default_memory or min_cpu/min_memory");
-      }
-    }
-    if (c.req_cpu) cpu = cpu ? cpu->plus(*c.req_cpu) : *c.req_cpu;
-    if (c.req_mem) mem = mem ? mem->plus(*c.req_mem) : *c.req_mem;
-    if (c.lim_cpu) cpu_limit = cpu_limit ? cpu_limit->plus(*c.lim_cpu) : *c.lim_cpu;
-    if (c.lim_mem) mem_limit = mem_limit ? mem_limit->plus(*c.lim_mem) : *c.lim_mem;
-  }
-  map.cpus_per_task = cpu ? cpu->ceil_units().value_or(0) : 0;
-  map.min_memory_node = mem ? mem->ceil_div(1024 * 1024).value_or(0) : 0;
-  if (const Node* ann = ctx.result.resolved.find("annotations"); ann && ann->is_object()) {
-    for (const auto& m : ann->members) {
-      if (m.key.compare(0, k_prefix.size(), k_prefix) == 0) map.job_parameters.emplace_back(m.key.substr(k_prefix.size()), m.value.text);
+    for (bool cpu : {true, false}) {
+      const ResolvedQuantity& r = cpu ? cr.req_cpu : cr.req_mem;
+      if (c.invalid || (r && !r.value->is_zero())) continue;
+      Finding& found = f.add(Code::SUNK_ZERO_REQUESTS, c.resources_at ? in_request(*c.resources_at) : request_root(),
+                         [](const FindingContext& cx, const Finding& x, std::string& m, std::string& h) {
+                           const auto* container = static_cast<const model::Container*>(x.p[0]);
+                           m = std::string("the SUNK scheduler needs a non-zero ") + (x.n[0] ? "cpu" : "memory") + " request" +
+                               (cx.request.multi_container ? " on container \"" + container->name + "\"" : "") + detected(cx);
+                           h = "declare it, or have the policy set default_cpu/default_memory or min_cpu/min_memory";
+                         });
+      found.p[0] = &c;
+      found.n[0] = cpu;
     }
   }
-  std::string params;
-  for (const auto& [k, v] : map.job_parameters) params += ", " + k + "=" + v;
-  ctx.report(Code::SLURM_MAPPING, ctx.root()["resources"] ? ctx.root()["resources"] : ctx.root(),
-             "the pod becomes a Slurm job: CPUsPerTask=" + std::to_string(map.cpus_per_task) +
-                 ", MinMemoryNode=" + std::to_string(map.min_memory_node) + "M" + params + detected);
+  std::optional<Quantity> cpu = sum_resolved(res, true, true), mem = sum_resolved(res, true, false);
+  res.cpus_per_task = cpu ? cpu->ceil_units().value_or(0) : 0;
+  res.min_memory_node = mem ? mem->ceil_div(1024 * 1024).value_or(0) : 0;
+  f.add(Code::SLURM_MAPPING, resources_or_root(req), [](const FindingContext& cx, const Finding&, std::string& m, std::string&) {
+    std::string params;
+    for (const auto& [k, v] : slurm_job_parameters(cx.request, cx.policy, cx.resolution)) params += ", " + k + "=" + v;
+    m = "the pod becomes a Slurm job: CPUsPerTask=" + std::to_string(cx.resolution.cpus_per_task) +
+        ", MinMemoryNode=" + std::to_string(cx.resolution.min_memory_node) + "M" + params + detected(cx);
+  });
 
   // terminationGracePeriodSeconds must be strictly below KillWait − 5.
-  Cursor root = ctx.root();
-  bool snapshot = static_cast<bool>(root["file_system_snapshot"]);
-  Cursor vols = root["volumes"];
-  for (std::size_t i = 0; i < vols.size(); ++i) snapshot = snapshot || !vols.at(i)["restore_from_snapshot_id"].str().empty();
-  std::int64_t grace = snapshot ? 300 : 30;
-  std::int64_t needed = grace + 5 + 1;
-  if (ctx.kill_wait) {
-    if (grace >= *ctx.kill_wait - 5) {
-      ctx.report_input(Code::SUNK_KILL_WAIT, "runners", ctx.runners_file, ctx.primary->kill_wait_origin.path,
-                       ctx.primary->kill_wait_origin.mark,
-                       "termination grace period must be less than Slurm KillWait - 5 s: the pod's grace period is " +
-                           std::to_string(grace) + " s" + (snapshot ? " (snapshot storage)" : "") + " and KillWait is " +
-                           std::to_string(*ctx.kill_wait) + " s",
-                       "set KillWait to at least " + std::to_string(needed) + " s in the Slurm Helm values (slurmConfig.KillWait)");
+  std::int64_t grace = req.snapshot_storage ? 300 : 30;
+  std::optional<std::int64_t> kill_wait = knows_runner(in, res) ? res.primary->kill_wait_seconds : std::nullopt;
+  if (kill_wait) {
+    if (grace >= *kill_wait - 5) {
+      Finding& found = f.add(Code::SUNK_KILL_WAIT, in_runners(res.primary->kill_wait_origin), [](const FindingContext& cx, const Finding& x, std::string& m, std::string& h) {
+        m = "termination grace period must be less than Slurm KillWait - 5 s: the pod's grace period is " + std::to_string(x.n[0]) + " s" +
+            (cx.request.snapshot_storage ? " (snapshot storage)" : "") + " and KillWait is " + std::to_string(x.n[1]) + " s";
+        h = "set KillWait to at least " + std::to_string(x.n[0] + 6) + " s in the Slurm Helm values (slurmConfig.KillWait)";
+      });
+      found.n[0] = grace;
+      found.n[1] = *kill_wait;
     }
   } else {
-    Cursor sched = Cursor{ctx.pm->base, nullptr, ctx.pm->base_origin.path}["spec"]["schedulerName"];
-    Diagnostic& d = ctx.report_policy(Code::SUNK_KILL_WAIT, {sched.path, sched.mark()},
-                                      "Slurm's KillWait is not known (SUNK's default is 30 s); the pod's grace period is " +
-                                          std::to_string(grace) + " s, so KillWait must be above " + std::to_string(grace + 5) + " s" + detected,
-                                      "check --slurm-kill-wait, set KillWait to at least " + std::to_string(needed) +
-                                          " s, and declare it as sunk.kill_wait_seconds in --runners");
-    d.severity = Severity::warning;
+    Finding& found = f.add(Code::SUNK_KILL_WAIT, in_policy(pm.scheduler_name_origin), [](const FindingContext& cx, const Finding& x, std::string& m, std::string& h) {
+      m = "Slurm's KillWait is not known (SUNK's default is 30 s); the pod's grace period is " + std::to_string(x.n[0]) +
+          " s, so KillWait must be above " + std::to_string(x.n[0] + 5) + " s" + detected(cx);
+      h = "check --slurm-kill-wait, set KillWait to at least " + std::to_string(x.n[0] + 6) +
+          " s, and declare it as sunk.kill_wait_seconds in --runners";
+    });
+    found.severity = Severity::warning;
+    found.n[0] = grace;
   }
   // Slurm accounts requests only.
-  bool bursts = (cpu && cpu_limit && *cpu_limit > *cpu) || (mem && mem_limit && *mem_limit > *mem);
-  if (bursts) {
-    ctx.report(Code::SUNK_BURST_ACCOUNTING, root["resources"] ? root["resources"] : root,
-               "sacct will show " + (cpu ? cpu->canonical() : std::string("0")) + " CPU and " + (mem ? mem->canonical() : std::string("0")) +
-                   " of memory (the requests); the sandbox may burst up to " + (cpu_limit ? cpu_limit->canonical() : std::string("?")) +
-                   " CPU and " + (mem_limit ? mem_limit->canonical() : std::string("?")) + " when the node has room");
+  std::optional<Quantity> cpu_limit = sum_resolved(res, false, true), mem_limit = sum_resolved(res, false, false);
+  if ((cpu && cpu_limit && *cpu_limit > *cpu) || (mem && mem_limit && *mem_limit > *mem)) {
+    f.add(Code::SUNK_BURST_ACCOUNTING, resources_or_root(req), [](const FindingContext& cx, const Finding&, std::string& m, std::string&) {
+      auto show = [&](bool request, bool is_cpu, const char* none) {
+        auto s = sum_resolved(cx.resolution, request, is_cpu);
+        return s ? s->canonical() : std::string(none);
+      };
+      m = "sacct will show " + show(true, true, "0") + " CPU and " + show(true, false, "0") +
+          " of memory (the requests); the sandbox may burst up to " + show(false, true, "?") + " CPU and " + show(false, false, "?") +
+          " when the node has room";
+    });
   }
-  ctx.result.slurm = std::move(map);
 }
 
 }  // namespace sandgate::engine

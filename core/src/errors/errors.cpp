@@ -3,7 +3,6 @@
 // _error_info.py and _sandbox.py (_is_spillover_eligible).
 #include <algorithm>
 #include <array>
-#include <deque>
 
 #include "sandgate/errors.h"
 
@@ -30,6 +29,8 @@ constexpr ReasonRow k_reason_rows[] = {
     {"CWSANDBOX_COMMAND_TIMEOUT", "SandboxCommandTimeoutError", "CWSandboxTimeoutError"},
     {"CWSANDBOX_RUNNER_UNAVAILABLE", "SandboxUnavailableError", "CWSandboxUnavailableError"},
     {"CWSANDBOX_BACKEND_UNAVAILABLE", "SandboxUnavailableError", "CWSandboxUnavailableError"},
+    // cwsandbox 1.22 counts it among UNAVAILABLE_REASONS (_error_info.py); found by tests/differential.
+    {"CWSANDBOX_RUNNER_SHARD_RETIRING", "SandboxUnavailableError", "CWSandboxUnavailableError"},
     {"CWSANDBOX_FSS_NOT_FOUND", "SnapshotNotFoundError", "CWSandboxNotFoundError"},
     {"CWSANDBOX_FSS_NOT_READY", "SnapshotNotReadyError", ""},
     {"CWSANDBOX_FSS_NOT_SUPPORTED", "SnapshotNotSupportedError", "CWSandboxNotImplementedError"},
@@ -118,6 +119,10 @@ constexpr std::string_view k_reasons[] = {
     "CWSANDBOX_FSS_BACKEND_THROTTLED",
     "CWSANDBOX_FSS_INFLIGHT_LIMIT",
     "CWSANDBOX_PROFILE_MISMATCH",
+    // Declared in cwsandbox 1.22's _error_info.py; they fall through to the status code.
+    "CWSANDBOX_REQUEST_ID_CONFLICT",
+    "CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED",
+    "CWSANDBOX_HTTPS_SHARE_TOKEN_NOT_SUPPORTED",
 };
 
 constexpr std::string_view k_grpc_codes[] = {
@@ -263,20 +268,46 @@ bool is_spill_eligible(std::string_view grpc_code, std::string_view reason, std:
 std::span<const ExceptionClass> python_exception_classes() { return k_python_classes; }
 std::span<const ExceptionClass> js_exception_classes() { return k_js_classes; }
 
-std::vector<std::string_view> exception_ancestors(std::string_view name, bool js) {
-  std::span<const ExceptionClass> classes = js ? js_exception_classes() : python_exception_classes();
-  std::vector<std::string_view> out;
-  std::deque<std::string_view> queue{name};
-  while (!queue.empty()) {
-    std::string_view cur = queue.front();
-    queue.pop_front();
-    if (contains(out, cur)) continue;
-    auto it = std::find_if(classes.begin(), classes.end(), [&](const ExceptionClass& c) { return c.name == cur; });
-    if (it == classes.end()) continue;
-    out.push_back(cur);
-    for (auto b : it->bases) queue.push_back(b);
+namespace {
+
+// Python's C3 linearisation (what `cls.__mro__` lists), so the order is the SDK's own: with
+// multiple inheritance (SnapshotBackendThrottledError) breadth first would put SandboxSnapshotError
+// before SandboxNotRunningError, which Python does not. Empty when the hierarchy is inconsistent.
+std::vector<std::string_view> linearise(std::span<const ExceptionClass> classes, std::string_view name, int depth) {
+  auto it = std::find_if(classes.begin(), classes.end(), [&](const ExceptionClass& c) { return c.name == name; });
+  if (it == classes.end() || depth > 64) return {};
+  std::vector<std::vector<std::string_view>> seqs;
+  for (auto b : it->bases) {
+    auto l = linearise(classes, b, depth + 1);
+    if (!l.empty()) seqs.push_back(std::move(l));
   }
-  return out;
+  seqs.emplace_back(it->bases.begin(), it->bases.end());
+  std::vector<std::string_view> out{name};
+  for (;;) {
+    seqs.erase(std::remove_if(seqs.begin(), seqs.end(), [](const auto& s) { return s.empty(); }), seqs.end());
+    if (seqs.empty()) return out;
+    std::string_view head;
+    for (const auto& s : seqs) {
+      bool in_tail = std::any_of(seqs.begin(), seqs.end(), [&](const auto& o) {
+        return std::find(o.begin() + 1, o.end(), s.front()) != o.end();
+      });
+      if (!in_tail) {
+        head = s.front();
+        break;
+      }
+    }
+    if (head.empty()) return {};
+    out.push_back(head);
+    for (auto& s : seqs) {
+      if (!s.empty() && s.front() == head) s.erase(s.begin());
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string_view> exception_ancestors(std::string_view name, bool js) {
+  return linearise(js ? js_exception_classes() : python_exception_classes(), name, 0);
 }
 
 std::span<const std::string_view> known_reasons() { return k_reasons; }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sandgate/node.h"
+#include "sandgate/request.h"
 
 namespace sandgate::model {
 
@@ -13,6 +14,7 @@ struct Cursor {
   const Node* node = nullptr;
   const Member* member = nullptr;
   std::string path;
+  Layer layer = Layer::sandbox;  // for request values: the layer the value came from
 
   explicit operator bool() const { return node != nullptr; }
   Mark mark() const { return node && node->mark.known() ? node->mark : (member ? member->key_mark : Mark{}); }
@@ -25,6 +27,7 @@ struct Cursor {
     c.node = &m->value;
     c.member = m;
     c.path = pointer_join(path, m->input_key());
+    c.layer = layer;
     return c;
   }
   Cursor at(std::size_t i) const {
@@ -32,6 +35,7 @@ struct Cursor {
     if (!node || !node->is_array() || i >= node->items.size()) return c;
     c.node = &node->items[i];
     c.path = pointer_join(path, i);
+    c.layer = layer;
     return c;
   }
   std::size_t size() const { return node && node->is_array() ? node->items.size() : 0; }

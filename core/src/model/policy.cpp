@@ -11,6 +11,8 @@
 #include "schema/shape.h"
 #include "schema/validate.h"
 #include "util/diagnostics.h"
+#include "util/image.h"
+#include "util/text.h"
 
 namespace sandgate {
 
@@ -36,8 +38,9 @@ const model::PolicyModel& Policy::model() const { return impl_->model; }
 namespace {
 
 using model::Cursor;
+using model::PortSpans;
 
-model::Origin origin(const Cursor& c) { return {c.path, c.mark()}; }
+model::Origin origin(const Cursor& c) { return model::origin_of(c); }
 
 void read_quantity(const Cursor& c, model::PolicyQuantity& q, DiagnosticSink& sink) {
   if (!c || !c.node->is_string()) return;
@@ -114,7 +117,11 @@ model::NetRule model::read_net_rule(const Cursor& c) {
     }
   }
   r.ports = read_ports(c["ports"]);
+  r.spans = PortSpans::of(r.ports, r.kind() == model::PeerKind::hostname);
   r.hostname_except = c["https_hostname_except"].strings();
+  for (auto& h : r.hostname_except) {
+    for (auto& ch : h) ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+  }
   return r;
 }
 
@@ -128,17 +135,38 @@ std::vector<model::NetRule> read_rules(const Cursor& c) {
   return out;
 }
 
+// Sums the requests of the base pod's own containers (they count toward the ceilings, R-RES-3).
+void read_base_containers(const Cursor& containers, model::PolicyModel& m) {
+  for (std::size_t i = 0; i < containers.size(); ++i) {
+    Cursor c = containers.at(i);
+    if (Cursor img = c["image"]; img && img.node->is_string()) m.base_images.push_back({parse_image(img.node->text), origin(img)});
+    Cursor requests = c["resources"]["requests"];
+    for (auto [key, sum] : {std::pair{"cpu", &m.base_cpu_requests}, std::pair{"memory", &m.base_memory_requests}}) {
+      Cursor v = requests[key];
+      if (!v || !v.node->is_string()) continue;
+      if (auto q = Quantity::parse(v.node->text, QuantityGrammar::kubernetes)) *sum = *sum ? (*sum)->plus(*q) : *q;
+    }
+  }
+}
+
 void build_model(const Cursor& root, model::PolicyModel& m, DiagnosticSink& sink) {
   m.display_name = root["display_name"].str();
   if (Cursor base = root["base"]; base && base.node->is_object()) {
     m.base = base.node;
     m.base_origin = origin(base);
     m.scheduler_name = base["spec"]["schedulerName"].str();
+    m.scheduler_name_origin = origin(base["spec"]["schedulerName"]);
     if (Cursor ann = base["metadata"]["annotations"]; ann && ann.node->is_object()) {
       for (const auto& a : ann.node->members) {
-        if (a.value.is_string()) m.base_annotations[a.key] = a.value.text;
+        if (!a.value.is_string()) continue;
+        Cursor at = ann[a.key];
+        auto it = std::lower_bound(m.base_annotations.begin(), m.base_annotations.end(), a.key,
+                                   [](const model::BaseAnnotation& b, const std::string& k) { return b.key < k; });
+        if (it != m.base_annotations.end() && it->key == a.key) continue;  // a duplicate key was reported
+        m.base_annotations.insert(it, {a.key, a.value.text, origin(at)});
       }
     }
+    read_base_containers(base["spec"]["containers"], m);
   }
   Cursor c = root["constraints"];
   Cursor res = c["resources"];
@@ -155,37 +183,64 @@ void build_model(const Cursor& root, model::PolicyModel& m, DiagnosticSink& sink
     m.max_gpu_count_origin = origin(g);
   }
   m.require_limits = res["require_limits"].boolean();
+  m.require_limits_origin = origin(res["require_limits"]);
 
   m.allowed_registries = c["image"]["allowed_registries"].strings();
+  m.allowed_registries_origin = origin(c["image"]["allowed_registries"]);
+  for (const auto& r : m.allowed_registries) m.registry_prefixes.push_back(registry_prefix(r));
   m.allowed_images = c["image"]["allowed_images"].strings();
+  m.allowed_images_origin = origin(c["image"]["allowed_images"]);
+  for (const auto& e : m.allowed_images) m.image_entries.push_back(parse_image(e));
 
   Cursor net = c["network"];
   m.allowed_egress = read_rules(net["allowed_egress"]);
+  m.allowed_egress_origin = origin(net["allowed_egress"]);
   m.default_egress = read_rules(net["default_egress"]);
   m.allowed_ingress = read_rules(net["allowed_ingress"]);
+  m.allowed_ingress_origin = origin(net["allowed_ingress"]);
   m.default_ingress = read_rules(net["default_ingress"]);
   m.deny_hostname_rules = net["deny_https_hostname_rules"].boolean();
+  m.deny_hostname_rules_origin = origin(net["deny_https_hostname_rules"]);
   m.dns_egress = net["dns_egress"].str();
 
   Cursor sec = c["security"];
   m.allow_privileged = sec["allow_privileged"].boolean();
+  m.allow_privileged_origin = origin(sec["allow_privileged"]);
   m.allowed_capabilities = sec["allowed_capabilities"].strings();
+  m.allowed_capabilities_origin = origin(sec["allowed_capabilities"]);
+  for (const auto& cap : m.allowed_capabilities) m.capability_names.push_back(capability_name(cap));
   m.allowed_seccomp_profiles = sec["allowed_seccomp_profiles"].strings();
+  m.allowed_seccomp_profiles_origin = origin(sec["allowed_seccomp_profiles"]);
   m.allowed_runtime_classes = sec["allowed_runtime_classes"].strings();
+  m.allowed_runtime_classes_origin = origin(sec["allowed_runtime_classes"]);
   m.default_cpu_runtime_class = sec["default_cpu_runtime_class"].str();
   m.default_cpu_runtime_class_origin = origin(sec["default_cpu_runtime_class"]);
   m.default_gpu_runtime_class = sec["default_gpu_runtime_class"].str();
   m.default_gpu_runtime_class_origin = origin(sec["default_gpu_runtime_class"]);
 
   m.allowed_instance_types = c["instance"]["allowed_instance_types"].strings();
+  m.allowed_instance_types_origin = origin(c["instance"]["allowed_instance_types"]);
   if (Cursor l = c["lifecycle"]["default_lifetime_seconds"]; l.is_int() && l.node->integer >= 0 && l.node->integer <= 2592000) {
     m.default_lifetime_seconds = l.node->integer;
+    m.default_lifetime_seconds_origin = origin(l);
   }
-  m.denied_annotation_prefixes = c["metadata"]["denied_annotation_prefixes"].strings();
+  Cursor denied = c["metadata"]["denied_annotation_prefixes"];
+  for (std::size_t i = 0; i < denied.size(); ++i) {
+    if (!denied.at(i).node->is_string()) continue;
+    m.denied_annotation_prefixes.push_back(denied.at(i).node->text);
+    m.denied_annotation_prefix_origins.push_back(origin(denied.at(i)));
+  }
   if (Cursor n = c["metadata"]["max_annotation_count"]; n.is_int() && n.node->integer >= 0) {
     m.max_annotation_count = n.node->integer;
+    m.max_annotation_count_origin = origin(n);
   }
   m.allowed_media = c["volumes"]["allowed_media"].strings();
+  m.allowed_media_origin = origin(c["volumes"]["allowed_media"]);
+  if (!m.allowed_media.empty()) {
+    auto has = [&](std::string_view v) { return std::find(m.allowed_media.begin(), m.allowed_media.end(), v) != m.allowed_media.end(); };
+    m.allows_disk = has("STORAGE_MEDIUM_DISK") || has("STORAGE_MEDIUM_UNSPECIFIED");
+    m.allows_memory = has("STORAGE_MEDIUM_MEMORY");
+  }
   read_quantity(c["volumes"]["max_size"], m.max_size, sink);
 
   if (Cursor allow = root["control_plane_access"]["source_ip_allowlist"]; allow && allow.node->is_object()) {
@@ -265,41 +320,11 @@ PolicyLoad build_policy(const Node& policy, std::string file, std::string path, 
 
 Result validate_policy(std::string_view text, Format format, std::string file, const Limits& limits,
                        const PolicyContext& context) {
-  Result r;
-  r.diagnostics = Policy::parse(text, format, std::move(file), limits, context).diagnostics;
-  r.finish();
-  return r;
+  return Result::from_diagnostics(Policy::parse(text, format, std::move(file), limits, context).diagnostics);
 }
 
 Result validate_policy(const Node& root, std::string file, const PolicyContext& context) {
-  Result r;
-  r.diagnostics = Policy::from_node(root, std::move(file), context).diagnostics;
-  r.finish();
-  return r;
-}
-
-std::vector<const Diagnostic*> Result::with_severity(Severity s) const {
-  std::vector<const Diagnostic*> out;
-  for (const auto& d : diagnostics) {
-    if (d.severity == s) out.push_back(&d);
-  }
-  return out;
-}
-
-void Result::finish() {
-  ok = !has_errors(diagnostics);
-  // Read top to bottom: inputs in order of first mention, then by position (diagnostics without a
-  // position keep their relative order).
-  std::vector<std::string> inputs;
-  for (const auto& d : diagnostics) {
-    if (std::find(inputs.begin(), inputs.end(), d.input) == inputs.end()) inputs.push_back(d.input);
-  }
-  auto key = [&](const Diagnostic& d) {
-    auto rank = std::find(inputs.begin(), inputs.end(), d.input) - inputs.begin();
-    return std::make_tuple(rank, d.source ? d.source->line : 0, d.source ? d.source->column : 0);
-  };
-  std::stable_sort(diagnostics.begin(), diagnostics.end(),
-                   [&](const Diagnostic& a, const Diagnostic& b) { return key(a) < key(b); });
+  return Result::from_diagnostics(Policy::from_node(root, std::move(file), context).diagnostics);
 }
 
 }  // namespace sandgate

@@ -11,23 +11,28 @@ namespace sandgate {
 
 namespace model {
 
-Runner builtin_serverless_runner() {
-  Runner r;
-  r.id = "serverless";
-  r.mode = "serverless";
-  r.gpu_types = {{"NVIDIA RTX PRO 6000 Blackwell Server Edition", 96}};
-  r.max_gpu_count = 1;
-  r.builtin = true;
-  return r;
+const Runner& builtin_serverless_runner() {
+  static const Runner runner = [] {
+    Runner r;
+    r.id = "serverless";
+    r.mode = "serverless";
+    r.gpu_types = {{"NVIDIA RTX PRO 6000 Blackwell Server Edition", 96}};
+    r.max_gpu_count = 1;
+    r.builtin = true;
+    return r;
+  }();
+  return runner;
 }
 
-Runner anonymous_cks_runner() {
-  Runner r;
-  r.id = "";
-  r.mode = "cks";
-  r.builtin = true;
-  r.offers_every_gpu = true;
-  return r;
+const Runner& anonymous_cks_runner() {
+  static const Runner runner = [] {
+    Runner r;
+    r.mode = "cks";
+    r.builtin = true;
+    r.offers_every_gpu = true;
+    return r;
+  }();
+  return runner;
 }
 
 }  // namespace model
@@ -46,6 +51,7 @@ const std::string& Runners::file() const { return impl_->file; }
 const Diagnostics& Runners::diagnostics() const { return impl_->diagnostics; }
 
 struct Org::Impl {
+  std::string file;
   model::OrgModel model;
   Diagnostics diagnostics;
 };
@@ -53,12 +59,11 @@ Org::Org(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Org::~Org() = default;
 const model::OrgModel& Org::model() const { return impl_->model; }
 const Diagnostics& Org::diagnostics() const { return impl_->diagnostics; }
+const std::string& Org::file() const { return impl_->file; }
 
 namespace {
 
 using model::Cursor;
-
-model::Origin origin_of(const Cursor& c) { return {c.path, c.mark()}; }
 
 void read_runner(const Cursor& c, std::size_t index, const std::string& file, model::RunnersModel& m,
                  DiagnosticSink& sink) {
@@ -144,6 +149,7 @@ RunnersLoad Runners::from_node(Node root, std::string file) {
 struct OrgBuilder {
   static OrgLoad build(Node root, std::string file, Diagnostics prior) {
     auto impl = std::make_unique<Org::Impl>();
+    impl->file = file;
     OrgLoad out;
     out.diagnostics = std::move(prior);
     DiagnosticSink sink(out.diagnostics, file, "org");

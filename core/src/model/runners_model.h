@@ -50,8 +50,9 @@ struct OrgModel {
 };
 
 // The runner the engine always knows (SPEC §1): one GPU type, 96 GB, one GPU per sandbox.
-Runner builtin_serverless_runner();
-// With no runners input, the only cks candidate: offers every GPU type, uses the policy argument.
-Runner anonymous_cks_runner();
+const Runner& builtin_serverless_runner();
+// With no runners input, the only cks candidate: offers every GPU type, uses the policy argument;
+// its id is the request's first runner id, if any (Resolution::runner_id).
+const Runner& anonymous_cks_runner();
 
 }  // namespace sandgate::model

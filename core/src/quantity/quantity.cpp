@@ -26,13 +26,23 @@ constexpr std::array<std::uint32_t, 10> kPow10 = {
 
 BigUnsigned::BigUnsigned(std::uint64_t v) {
   while (v != 0) {
-    limbs_.push_back(static_cast<std::uint32_t>(v % kLimbBase));
+    push_limb(static_cast<std::uint32_t>(v % kLimbBase));
     v /= kLimbBase;
   }
 }
 
+void BigUnsigned::push_limb(std::uint32_t limb) {
+  if (size_ < k_max_limbs) {
+    limbs_[size_++] = limb;
+    return;
+  }
+  // Past the capacity (never reached by values the grammars admit): saturate at the largest value.
+  limbs_.fill(kLimbBase - 1);
+  size_ = static_cast<std::uint8_t>(k_max_limbs);
+}
+
 void BigUnsigned::drop_leading_zero_limbs() {
-  while (!limbs_.empty() && limbs_.back() == 0) limbs_.pop_back();
+  while (size_ > 0 && limbs_[size_ - 1] == 0) --size_;
 }
 
 std::optional<BigUnsigned> BigUnsigned::from_decimal(std::string_view digits) {
@@ -40,6 +50,9 @@ std::optional<BigUnsigned> BigUnsigned::from_decimal(std::string_view digits) {
   for (char c : digits) {
     if (c < '0' || c > '9') return std::nullopt;
   }
+  // Leading zeros carry no value; what is left must fit.
+  while (digits.size() > 1 && digits.front() == '0') digits.remove_prefix(1);
+  if (digits.size() > k_max_limbs * kLimbDigits) return std::nullopt;
   BigUnsigned result;
   // Nine-digit chunks from the right become limbs, least significant first.
   std::size_t end = digits.size();
@@ -49,7 +62,7 @@ std::optional<BigUnsigned> BigUnsigned::from_decimal(std::string_view digits) {
     for (std::size_t i = begin; i < end; ++i) {
       limb = limb * 10 + static_cast<std::uint32_t>(digits[i] - '0');
     }
-    result.limbs_.push_back(limb);
+    result.push_limb(limb);
     end = begin;
   }
   result.drop_leading_zero_limbs();
@@ -58,41 +71,41 @@ std::optional<BigUnsigned> BigUnsigned::from_decimal(std::string_view digits) {
 
 void BigUnsigned::multiply(std::uint32_t factor) {
   if (factor == 0) {
-    limbs_.clear();
+    *this = BigUnsigned();
     return;
   }
   // limb × factor + carry < 10^9 × 2^32 + 2^32, well inside uint64.
   std::uint64_t carry = 0;
-  for (auto& limb : limbs_) {
-    const std::uint64_t cur = static_cast<std::uint64_t>(limb) * factor + carry;
-    limb = static_cast<std::uint32_t>(cur % kLimbBase);
+  for (std::size_t i = 0; i < size_; ++i) {
+    const std::uint64_t cur = static_cast<std::uint64_t>(limbs_[i]) * factor + carry;
+    limbs_[i] = static_cast<std::uint32_t>(cur % kLimbBase);
     carry = cur / kLimbBase;
   }
   while (carry != 0) {
-    limbs_.push_back(static_cast<std::uint32_t>(carry % kLimbBase));
+    push_limb(static_cast<std::uint32_t>(carry % kLimbBase));
     carry /= kLimbBase;
   }
 }
 
 void BigUnsigned::add(const BigUnsigned& other) {
-  // Copy first: `other` may be *this.
-  const std::vector<std::uint32_t> rhs = other.limbs_;
-  if (limbs_.size() < rhs.size()) limbs_.resize(rhs.size(), 0);
+  // Read other's limbs by value first: `other` may be *this.
+  const std::size_t n = std::max<std::size_t>(size_, other.size_);
   std::uint32_t carry = 0;
-  for (std::size_t i = 0; i < limbs_.size(); ++i) {
-    std::uint32_t sum = limbs_[i] + carry + (i < rhs.size() ? rhs[i] : 0);  // < 2 × 10^9 + 1
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint32_t sum = limbs_[i] + carry + other.limbs_[i];  // < 2 × 10^9 + 1; unused limbs are 0
     carry = sum >= kLimbBase ? 1 : 0;
     if (carry != 0) sum -= kLimbBase;
     limbs_[i] = sum;
   }
-  if (carry != 0) limbs_.push_back(carry);
+  size_ = static_cast<std::uint8_t>(n);
+  if (carry != 0) push_limb(carry);
 }
 
 std::uint32_t BigUnsigned::divide(std::uint32_t divisor) {
   if (divisor == 0) return 0;
   // remainder × 10^9 + limb < 2^32 × 10^9 + 10^9, inside uint64.
   std::uint64_t remainder = 0;
-  for (std::size_t i = limbs_.size(); i-- > 0;) {
+  for (std::size_t i = size_; i-- > 0;) {
     const std::uint64_t cur = remainder * kLimbBase + limbs_[i];
     limbs_[i] = static_cast<std::uint32_t>(cur / divisor);
     remainder = cur % divisor;
@@ -101,10 +114,31 @@ std::uint32_t BigUnsigned::divide(std::uint32_t divisor) {
   return static_cast<std::uint32_t>(remainder);
 }
 
+bool BigUnsigned::divide_u64(std::uint64_t divisor) {
+  if (divisor == 0) return false;
+  // remainder < divisor < 2^64, so remainder × 10^9 + limb < 2^94: inside 128 bits.
+  __extension__ using u128 = unsigned __int128;
+  u128 remainder = 0;
+  for (std::size_t i = size_; i-- > 0;) {
+    const u128 cur = remainder * kLimbBase + limbs_[i];
+    limbs_[i] = static_cast<std::uint32_t>(cur / divisor);
+    remainder = cur % divisor;
+  }
+  drop_leading_zero_limbs();
+  return remainder != 0;
+}
+
+std::size_t BigUnsigned::digits() const {
+  if (size_ == 0) return 0;
+  std::size_t top = 1;
+  for (std::uint32_t v = limbs_[size_ - 1]; v >= 10; v /= 10) ++top;
+  return (size_ - 1) * static_cast<std::size_t>(kLimbDigits) + top;
+}
+
 std::string BigUnsigned::to_string() const {
-  if (limbs_.empty()) return "0";
-  std::string out = std::to_string(limbs_.back());
-  for (std::size_t i = limbs_.size() - 1; i-- > 0;) {
+  if (size_ == 0) return "0";
+  std::string out = std::to_string(limbs_[size_ - 1]);
+  for (std::size_t i = size_ - 1; i-- > 0;) {
     const std::string chunk = std::to_string(limbs_[i]);
     out.append(kLimbDigits - chunk.size(), '0');  // inner limbs are zero-padded to nine digits
     out += chunk;
@@ -115,7 +149,7 @@ std::string BigUnsigned::to_string() const {
 std::optional<std::int64_t> BigUnsigned::to_int64() const {
   constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   std::uint64_t acc = 0;
-  for (std::size_t i = limbs_.size(); i-- > 0;) {
+  for (std::size_t i = size_; i-- > 0;) {
     if (acc > (kMax - limbs_[i]) / kLimbBase) return std::nullopt;
     acc = acc * kLimbBase + limbs_[i];
   }
@@ -124,8 +158,8 @@ std::optional<std::int64_t> BigUnsigned::to_int64() const {
 
 std::strong_ordering BigUnsigned::operator<=>(const BigUnsigned& other) const {
   // No leading zero limbs, so more limbs means a larger number.
-  if (limbs_.size() != other.limbs_.size()) return limbs_.size() <=> other.limbs_.size();
-  for (std::size_t i = limbs_.size(); i-- > 0;) {
+  if (size_ != other.size_) return size_ <=> other.size_;
+  for (std::size_t i = size_; i-- > 0;) {
     if (limbs_[i] != other.limbs_[i]) return limbs_[i] <=> other.limbs_[i];
   }
   return std::strong_ordering::equal;
@@ -151,7 +185,7 @@ void scale_up(BigUnsigned& value, std::int64_t count) {
 bool scale_down(BigUnsigned& value, std::int64_t count) {
   if (value.is_zero() || count <= 0) return false;
   // Dividing by more digits than the number has leaves only a remainder: skip the loop.
-  if (count > static_cast<std::int64_t>(value.to_string().size())) {
+  if (count > static_cast<std::int64_t>(value.digits())) {
     value = BigUnsigned();
     return true;
   }
@@ -168,10 +202,8 @@ void strip_trailing_zeros(BigUnsigned& mantissa, std::int64_t& exponent) {
     exponent = 0;
     return;
   }
-  for (;;) {
-    BigUnsigned trial = mantissa;
-    if (trial.divide(10) != 0) return;
-    mantissa = std::move(trial);
+  while (mantissa.last_digit() == 0) {
+    mantissa.divide(10);
     ++exponent;
   }
 }
@@ -184,32 +216,6 @@ BigUnsigned to_integer(BigUnsigned mantissa, std::int64_t exponent, bool round_u
   }
   if (scale_down(mantissa, -exponent) && round_up) mantissa.add(BigUnsigned(1));
   return mantissa;
-}
-
-// floor(dividend / divisor) for a 64-bit divisor, which BigUnsigned::divide (32-bit) cannot take.
-// Schoolbook long division over decimal digits; the running remainder stays below the divisor and
-// each step adds it ten times with an overflow-free compare, so no 128-bit type is needed.
-BigUnsigned divide_u64(const BigUnsigned& dividend, std::uint64_t divisor, bool& inexact) {
-  std::string quotient;
-  std::uint64_t remainder = 0;
-  for (char c : dividend.to_string()) {
-    const auto digit = static_cast<std::uint64_t>(c - '0');
-    // next = remainder × 10 + digit, computed as (digit mod d) plus remainder ten times, mod d.
-    std::uint64_t q = digit / divisor;
-    std::uint64_t r = digit % divisor;
-    for (int i = 0; i < 10; ++i) {
-      if (r >= divisor - remainder) {
-        r -= divisor - remainder;
-        ++q;
-      } else {
-        r += remainder;
-      }
-    }
-    quotient.push_back(static_cast<char>('0' + q));  // q < 10 because remainder < divisor
-    remainder = r;
-  }
-  inexact = remainder != 0;
-  return BigUnsigned::from_decimal(quotient).value_or(BigUnsigned());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -493,12 +499,14 @@ std::optional<Quantity> Quantity::parse(std::string_view text, QuantityGrammar g
   q.normalize();
 
   // The limit is 2^63-1 milli-units; milli() rounds up, and ceil(x) ≤ N ⇔ x ≤ N for integer N.
-  if (!q.milli()) {
+  // Fewer than 19 digits in milli-units always fit, which spares the common case the arithmetic.
+  const bool surely_fits = static_cast<std::int64_t>(q.mantissa_.digits()) + q.exponent_ + 3 <= 18;
+  if (!surely_fits && !q.milli()) {
     return fail(error, QuantityErrorKind::too_large,
                 "quantity is too large (more than 9223372036854775807m): " + python_repr(s));
   }
   // Kubernetes does the same: a binary quantity below one unit is really a decimal one.
-  if (q.format_ == Format::binary_si && !q.is_zero() && q < from_int(1)) {
+  if (q.format_ == Format::binary_si && !q.is_zero() && q.exponent_ < 0 && q < from_int(1)) {
     q.format_ = Format::decimal_si;
   }
   return q;
@@ -613,9 +621,8 @@ std::optional<std::int64_t> Quantity::ceil_div(std::uint64_t divisor) const {
   if (divisor == 0) return std::nullopt;
   // ceil(x / d) == ceil(ceil(x) / d) for a positive integer d, so round to whole units first.
   const BigUnsigned units = to_integer(mantissa_, exponent_, true);
-  bool inexact = false;
-  BigUnsigned quotient = divide_u64(units, divisor, inexact);
-  if (inexact) quotient.add(BigUnsigned(1));
+  BigUnsigned quotient = units;
+  if (quotient.divide_u64(divisor)) quotient.add(BigUnsigned(1));
   return quotient.to_int64();
 }
 

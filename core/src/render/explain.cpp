@@ -67,31 +67,31 @@ struct Printer {
 std::string render_explain(const Report& rep, const SourceTexts& sources, const TextOptions& options) {
   const Result& r = rep.result;
   Printer p{r, options.color, {}, {}, {}};
-  for (const auto& [k, v] : r.provenance) p.from[k] = v;
-  for (const auto& [k, v] : r.rules_applied) {
+  for (const auto& [k, v] : r.provenance()) p.from[k] = v;
+  for (const auto& [k, v] : r.rules_applied()) {
     auto& s = p.rules[k];
     if (s.find(v) == std::string::npos) s += (s.empty() ? "" : ", ") + v;
   }
-  std::string head = rep.file + ": " + (r.ok ? "accepted" : "rejected");
-  head += " · placement " + r.placement_mode;
-  if (!r.runner_id.empty()) head += " on runner " + r.runner_id;
-  head += " · QoS " + r.qos_class;
+  std::string head = rep.file + ": " + (r.ok() ? "accepted" : "rejected");
+  head += " · placement " + std::string(r.placement_mode());
+  if (!r.runner_id().empty()) head += " on runner " + std::string(r.runner_id());
+  head += " · QoS " + std::string(r.qos_class());
   p.out += head + "\n";
-  if (r.runtime_class) p.out += "runtime class: " + r.runtime_class->value + "  " + p.dim("← " + r.runtime_class->from) + "\n";
-  if (r.gpu) {
+  if (auto rc = r.runtime_class()) p.out += "runtime class: " + rc->value + "  " + p.dim("← " + rc->from) + "\n";
+  if (auto gpu = r.gpu()) {
     std::string types;
-    for (const auto& t : r.gpu->eligible_types) types += (types.empty() ? "" : ", ") + t;
-    p.out += "gpu: " + std::to_string(r.gpu->count) + (types.empty() ? "" : " (eligible: " + types + ")") + "\n";
+    for (const auto& t : gpu->eligible_types) types += (types.empty() ? "" : ", ") + t;
+    p.out += "gpu: " + std::to_string(gpu->count) + (types.empty() ? "" : " (eligible: " + types + ")") + "\n";
   }
-  if (r.slurm) {
-    p.out += "slurm: CPUsPerTask=" + std::to_string(r.slurm->cpus_per_task) + " MinMemoryNode=" +
-             std::to_string(r.slurm->min_memory_node) + "M via " + r.slurm->scheduler + "\n";
+  if (auto slurm = r.slurm()) {
+    p.out += "slurm: CPUsPerTask=" + std::to_string(slurm->cpus_per_task) + " MinMemoryNode=" +
+             std::to_string(slurm->min_memory_node) + "M via " + slurm->scheduler + "\n";
   }
   p.out += "resolved:\n";
-  for (const auto& m : r.resolved.members) p.walk(m.value, pointer_join("", m.key), m.key, 1);
+  for (const auto& m : r.resolved().members) p.walk(m.value, pointer_join("", m.key), m.key, 1);
   std::vector<Report> one{rep};
   bool any = false;
-  for (const auto& d : r.diagnostics) any = any || d.severity != Severity::info || options.show_info;
+  for (const auto& d : r.diagnostics()) any = any || d.severity != Severity::info || options.show_info;
   if (any) p.out += "\n" + render_text(one, sources, options);
   return p.out;
 }

@@ -23,7 +23,7 @@ std::string result_to_json(const Result& r, bool pretty) {
 
 std::string render_json(const std::vector<Report>& reports) {
   bool ok = true;
-  for (const auto& r : reports) ok = ok && r.result.ok;
+  for (const auto& r : reports) ok = ok && r.result.ok();
   return write_json(true, [&](auto& w) {
            w.StartObject();
            w.Key("tool");

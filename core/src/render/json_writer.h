@@ -117,6 +117,22 @@ void write_node(W& w, const Node& n) {
 }
 
 template <typename W>
+void write_source(W& w, const std::optional<SourceLocation>& source) {
+  if (!source) {
+    w.Null();
+    return;
+  }
+  w.StartObject();
+  w.Key("file");
+  write_string(w, source->file);
+  w.Key("line");
+  w.Int(source->line);
+  w.Key("column");
+  w.Int(source->column);
+  w.EndObject();
+}
+
+template <typename W>
 void write_diagnostic(W& w, const Diagnostic& d) {
   const CodeInfo& info = d.info();
   w.StartObject();
@@ -139,22 +155,26 @@ void write_diagnostic(W& w, const Diagnostic& d) {
   w.Key("path");
   write_string(w, d.path);
   w.Key("source");
-  if (d.source) {
-    w.StartObject();
-    w.Key("file");
-    write_string(w, d.source->file);
-    w.Key("line");
-    w.Int(d.source->line);
-    w.Key("column");
-    w.Int(d.source->column);
-    w.EndObject();
-  } else {
-    w.Null();
-  }
+  write_source(w, d.source);
   w.Key("message");
   write_string(w, d.message);
   w.Key("hint");
   write_string_or_null(w, d.hint);
+  w.Key("related");
+  w.StartArray();
+  for (const auto& r : d.related) {
+    w.StartObject();
+    w.Key("input");
+    write_string(w, r.input);
+    w.Key("path");
+    write_string(w, r.path);
+    w.Key("source");
+    write_source(w, r.source);
+    w.Key("message");
+    write_string(w, r.message);
+    w.EndObject();
+  }
+  w.EndArray();
   w.EndObject();
 }
 
@@ -162,76 +182,76 @@ void write_diagnostic(W& w, const Diagnostic& d) {
 template <typename W>
 void write_result_members(W& w, const Result& r) {
   w.Key("ok");
-  w.Bool(r.ok);
-  if (!r.placement_mode.empty()) {
+  w.Bool(r.ok());
+  if (r.checked()) {
     w.Key("placement_mode");
-    write_string(w, r.placement_mode);
+    write_string(w, r.placement_mode());
     w.Key("qos_class");
-    write_string(w, r.qos_class);
+    write_string(w, r.qos_class());
     w.Key("runner");
-    if (r.runner_id.empty()) {
+    if (r.runner_id().empty()) {
       w.Null();
     } else {
       w.StartObject();
       w.Key("id");
-      write_string(w, r.runner_id);
+      write_string(w, r.runner_id());
       w.Key("other_candidates");
       w.StartArray();
-      for (const auto& c : r.other_candidates) write_string(w, c);
+      for (const auto& c : r.other_candidates()) write_string(w, c);
       w.EndArray();
       w.EndObject();
     }
     w.Key("resolved");
-    write_node(w, r.resolved);
+    write_node(w, r.resolved());
     w.Key("provenance");
     w.StartObject();
-    for (const auto& [path, from] : r.provenance) {
+    for (const auto& [path, from] : r.provenance()) {
       write_string(w, path);
       write_string(w, from);
     }
     w.EndObject();
     w.Key("gpu");
-    if (r.gpu) {
+    if (auto gpu = r.gpu()) {
       w.StartObject();
       w.Key("count");
-      w.Int64(r.gpu->count);
-      if (!r.gpu->type.empty()) {
+      w.Int64(gpu->count);
+      if (!gpu->type.empty()) {
         w.Key("type");
-        write_string(w, r.gpu->type);
+        write_string(w, gpu->type);
       }
-      if (r.gpu->memory_gb > 0) {
+      if (gpu->memory_gb > 0) {
         w.Key("memory_gb");
-        w.Int64(r.gpu->memory_gb);
+        w.Int64(gpu->memory_gb);
       }
       w.Key("eligible_types");
       w.StartArray();
-      for (const auto& t : r.gpu->eligible_types) write_string(w, t);
+      for (const auto& t : gpu->eligible_types) write_string(w, t);
       w.EndArray();
       w.EndObject();
     } else {
       w.Null();
     }
     w.Key("runtime_class");
-    if (r.runtime_class) {
+    if (auto rc = r.runtime_class()) {
       w.StartObject();
       w.Key("value");
-      write_string(w, r.runtime_class->value);
+      write_string(w, rc->value);
       w.Key("from");
-      write_string(w, r.runtime_class->from);
+      write_string(w, rc->from);
       w.EndObject();
     } else {
       w.Null();
     }
     w.Key("slurm");
-    if (r.slurm) {
+    if (auto slurm = r.slurm()) {
       w.StartObject();
       w.Key("scheduler");
-      write_string(w, r.slurm->scheduler);
+      write_string(w, slurm->scheduler);
       w.Key("CPUsPerTask");
-      w.Int64(r.slurm->cpus_per_task);
+      w.Int64(slurm->cpus_per_task);
       w.Key("MinMemoryNode");
-      w.Int64(r.slurm->min_memory_node);
-      for (const auto& [k, v] : r.slurm->job_parameters) {
+      w.Int64(slurm->min_memory_node);
+      for (const auto& [k, v] : slurm->job_parameters) {
         write_string(w, k);
         write_string(w, v);
       }
@@ -242,7 +262,7 @@ void write_result_members(W& w, const Result& r) {
   }
   w.Key("diagnostics");
   w.StartArray();
-  for (const auto& d : r.diagnostics) write_diagnostic(w, d);
+  for (const auto& d : r.diagnostics()) write_diagnostic(w, d);
   w.EndArray();
 }
 

@@ -39,7 +39,7 @@ std::string render_sarif(const std::vector<Report>& reports) {
   // Rules: every code that occurs, in table order, so ruleIndex is stable within the log.
   std::map<Code, int> rule_index;
   for (const auto& rep : reports) {
-    for (const auto& d : rep.result.diagnostics) rule_index.emplace(d.code, 0);
+    for (const auto& d : rep.result.diagnostics()) rule_index.emplace(d.code, 0);
   }
   int next = 0;
   for (auto& [code, idx] : rule_index) idx = next++;
@@ -104,7 +104,7 @@ std::string render_sarif(const std::vector<Report>& reports) {
            w.Key("results");
            w.StartArray();
            for (const auto& rep : reports) {
-             for (const auto& d : rep.result.diagnostics) {
+             for (const auto& d : rep.result.diagnostics()) {
                const CodeInfo& c = d.info();
                w.StartObject();
                w.Key("ruleId");
@@ -152,6 +152,52 @@ std::string render_sarif(const std::vector<Report>& reports) {
                w.EndArray();
                w.EndObject();
                w.EndArray();  // locations
+               if (!d.related.empty()) {
+                 // SPEC §3 `related`: the policy field, denied prefix or first occurrence.
+                 w.Key("relatedLocations");
+                 w.StartArray();
+                 int id = 0;
+                 for (const auto& r : d.related) {
+                   w.StartObject();
+                   w.Key("id");
+                   w.Int(id++);
+                   if (r.source && !r.source->file.empty() && r.source->file != "-") {
+                     w.Key("physicalLocation");
+                     w.StartObject();
+                     w.Key("artifactLocation");
+                     w.StartObject();
+                     w.Key("uri");
+                     write_string(w, to_uri(r.source->file));
+                     w.EndObject();
+                     if (r.source->line > 0) {
+                       w.Key("region");
+                       w.StartObject();
+                       w.Key("startLine");
+                       w.Int(r.source->line);
+                       w.Key("startColumn");
+                       w.Int(r.source->column);
+                       w.EndObject();
+                     }
+                     w.EndObject();
+                   }
+                   w.Key("logicalLocations");
+                   w.StartArray();
+                   w.StartObject();
+                   w.Key("fullyQualifiedName");
+                   write_string(w, (r.input.empty() ? std::string() : r.input + ":") + (r.path.empty() ? "/" : r.path));
+                   w.Key("kind");
+                   w.String("member");
+                   w.EndObject();
+                   w.EndArray();
+                   w.Key("message");
+                   w.StartObject();
+                   w.Key("text");
+                   write_string(w, r.message);
+                   w.EndObject();
+                   w.EndObject();
+                 }
+                 w.EndArray();
+               }
                w.Key("properties");
                w.StartObject();
                w.Key("rule");

@@ -91,6 +91,43 @@ std::string expand_tabs(std::string_view s) {
   return out;
 }
 
+// The source line of `source` with a caret under its column; returns the gutter padding used.
+std::string quote(std::string& out, const SourceLocation& source, const SourceTexts& sources, const Style& st, LineCache& lines,
+                  fmt::text_style caret_style, char caret) {
+  auto blue = fmt::fg(fmt::terminal_color::bright_blue) | fmt::emphasis::bold;
+  std::string lineno = std::to_string(source.line);
+  std::string pad(lineno.size(), ' ');
+  out += pad + st.paint("--> ", blue) + fmt::format("{}:{}:{}\n", source.file, source.line, source.column);
+  auto it = sources.find(source.file);
+  if (it == sources.end()) return pad;
+  std::string_view line = lines.line(it->second, source.line);
+  std::size_t at = byte_at_column(line, source.column);
+  // A long line (minified JSON) is shown as a window around the column, with "…" where it is
+  // cut: quoting the whole line for each diagnostic made the output grow with diagnostics ×
+  // line length (4,000 unknown keys on one 47 KB line printed 280 MB).
+  constexpr std::size_t k_context = 100;
+  std::string left_cut, right_cut;
+  if (line.size() > 3 * k_context) {
+    std::size_t from = at > k_context ? at - k_context : 0;
+    std::size_t to = std::min(line.size(), at + k_context);
+    while (from > 0 && (static_cast<unsigned char>(line[from]) & 0xC0) == 0x80) --from;
+    while (to < line.size() && (static_cast<unsigned char>(line[to]) & 0xC0) == 0x80) ++to;
+    if (from > 0) left_cut = "…";
+    if (to < line.size()) right_cut = "…";
+    line = line.substr(from, to - from);
+    at -= from;
+  }
+  // Tabs are shown as 4 spaces; the caret must move the same way.
+  std::string before = left_cut + expand_tabs(line.substr(0, at));
+  int indent = 0;
+  for (char c : before) indent += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+  out += pad + st.paint(" |", blue) + "\n";
+  out += st.paint(lineno + " |", blue) + " " + left_cut + expand_tabs(line) + right_cut + "\n";
+  out += pad + st.paint(" |", blue) + " " + std::string(static_cast<std::size_t>(indent), ' ') +
+         st.paint(std::string(static_cast<std::size_t>(token_width(line, at)), caret), caret_style) + "\n";
+  return pad;
+}
+
 void render_one(std::string& out, const Diagnostic& d, const SourceTexts& sources, const Style& st, LineCache& lines) {
   const CodeInfo& info = d.info();
   out += st.paint(to_string(d.severity), severity_style(d.severity));
@@ -99,53 +136,31 @@ void render_one(std::string& out, const Diagnostic& d, const SourceTexts& source
   out += st.paint(d.message, fmt::emphasis::bold);
   out += "\n";
   auto blue = fmt::fg(fmt::terminal_color::bright_blue) | fmt::emphasis::bold;
+  std::string pad = "  ";
   if (d.source && d.source->line > 0) {
-    std::string lineno = std::to_string(d.source->line);
-    std::string pad(lineno.size(), ' ');
-    out += pad + st.paint("--> ", blue) + fmt::format("{}:{}:{}\n", d.source->file, d.source->line, d.source->column);
-    auto it = sources.find(d.source->file);
-    if (it != sources.end()) {
-      std::string_view line = lines.line(it->second, d.source->line);
-      std::size_t at = byte_at_column(line, d.source->column);
-      // A long line (minified JSON) is shown as a window around the column, with "…" where it is
-      // cut: quoting the whole line for each diagnostic made the output grow with diagnostics ×
-      // line length (4,000 unknown keys on one 47 KB line printed 280 MB).
-      constexpr std::size_t k_context = 100;
-      std::string left_cut, right_cut;
-      if (line.size() > 3 * k_context) {
-        std::size_t from = at > k_context ? at - k_context : 0;
-        std::size_t to = std::min(line.size(), at + k_context);
-        while (from > 0 && (static_cast<unsigned char>(line[from]) & 0xC0) == 0x80) --from;
-        while (to < line.size() && (static_cast<unsigned char>(line[to]) & 0xC0) == 0x80) ++to;
-        if (from > 0) left_cut = "…";
-        if (to < line.size()) right_cut = "…";
-        line = line.substr(from, to - from);
-        at -= from;
-      }
-      // Tabs are shown as 4 spaces; the caret must move the same way.
-      std::string before = left_cut + expand_tabs(line.substr(0, at));
-      int indent = 0;
-      for (char c : before) indent += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
-      out += pad + st.paint(" |", blue) + "\n";
-      out += st.paint(lineno + " |", blue) + " " + left_cut + expand_tabs(line) + right_cut + "\n";
-      out += pad + st.paint(" |", blue) + " " + std::string(static_cast<std::size_t>(indent), ' ') +
-             st.paint(std::string(static_cast<std::size_t>(token_width(line, at)), '^'), severity_style(d.severity)) + "\n";
-    }
-    out += pad;
+    pad = quote(out, *d.source, sources, st, lines, severity_style(d.severity), '^');
   } else if (d.source) {
-    out += "  " + st.paint("--> ", blue) + d.source->file + "\n  ";
-  } else {
-    out += "  ";
+    out += "  " + st.paint("--> ", blue) + d.source->file + "\n";
   }
   std::string where = d.path.empty() ? "/" : d.path;
   std::string facts = fmt::format("at {}{} · rule {}", d.input.empty() ? "" : d.input + " ", where, info.rule);
   if (!info.reason.empty()) facts += " · " + std::string(info.reason);
   if (!info.grpc_code.empty()) facts += " · " + std::string(info.grpc_code);
   if (!info.python_exception.empty()) facts += " · " + std::string(info.python_exception);
-  out += st.paint(" = ", blue) + facts + "\n";
-  if (!d.hint.empty()) {
-    out += std::string(d.source && d.source->line > 0 ? std::to_string(d.source->line).size() : 2, ' ');
-    out += st.paint(" = help: ", blue) + d.hint + "\n";
+  out += pad + st.paint(" = ", blue) + facts + "\n";
+  if (!d.hint.empty()) out += pad + st.paint(" = help: ", blue) + d.hint + "\n";
+  // The other side of the problem (SPEC §3 `related`): where the limit, the denied prefix or the
+  // first occurrence is written, quoted like the main span, as rustc shows secondary spans.
+  for (const auto& r : d.related) {
+    auto green = fmt::fg(fmt::terminal_color::bright_green) | fmt::emphasis::bold;
+    out += st.paint("note", green) + st.paint(": ", fmt::emphasis::bold) + r.message + "\n";
+    std::string note_pad = "  ";
+    if (r.source && r.source->line > 0) {
+      note_pad = quote(out, *r.source, sources, st, lines, green, '-');
+    } else if (r.source) {
+      out += "  " + st.paint("--> ", blue) + r.source->file + "\n";
+    }
+    out += note_pad + st.paint(" = ", blue) + fmt::format("at {}{}", r.input.empty() ? "" : r.input + " ", r.path.empty() ? "/" : r.path) + "\n";
   }
   out += "\n";
 }
@@ -158,7 +173,7 @@ std::string render_text(const std::vector<Report>& reports, const SourceTexts& s
   LineCache lines;
   for (const auto& rep : reports) {
     int errors = 0, warnings = 0, infos = 0;
-    for (const auto& d : rep.result.diagnostics) {
+    for (const auto& d : rep.result.diagnostics()) {
       if (d.severity == Severity::info && !options.show_info) continue;
       render_one(out, d, sources, st, lines);
       (d.severity == Severity::error ? errors : d.severity == Severity::warning ? warnings : infos)++;
@@ -167,7 +182,7 @@ std::string render_text(const std::vector<Report>& reports, const SourceTexts& s
     if (errors) counts.push_back(fmt::format("{} error{}", errors, errors == 1 ? "" : "s"));
     if (warnings) counts.push_back(fmt::format("{} warning{}", warnings, warnings == 1 ? "" : "s"));
     if (infos && options.show_info) counts.push_back(fmt::format("{} note{}", infos, infos == 1 ? "" : "s"));
-    std::string verdict = rep.result.ok ? st.paint(rep.command == "policy validate" ? "valid" : "ok",
+    std::string verdict = rep.result.ok() ? st.paint(rep.command == "policy validate" ? "valid" : "ok",
                                                    fmt::fg(fmt::terminal_color::bright_green) | fmt::emphasis::bold)
                                         : st.paint(rep.command == "policy validate" ? "invalid" : "rejected",
                                                    fmt::fg(fmt::terminal_color::bright_red) | fmt::emphasis::bold);

@@ -341,7 +341,7 @@ std::vector<std::size_t> PolicyDiffer::attribute(const Diagnostic& d) const {
   return out;
 }
 
-RecordDiff PolicyDiffer::diff(const RequestRecord& record) const {
+RecordDiff PolicyDiffer::diff(RequestRecord record) const {
   RecordDiff out;
   out.index = record.index;
   out.line = record.line;
@@ -351,10 +351,9 @@ RecordDiff PolicyDiffer::diff(const RequestRecord& record) const {
     out.errors.push_back(*record.problem);
     return out;
   }
-  const Document* defaults = record.defaults ? &*record.defaults : nullptr;
-  const Document* overrides = record.overrides ? &*record.overrides : nullptr;
-  stream::ResultView a = stream::view_of(old_engine_.check(record.sandbox, defaults, overrides, options_), true);
-  stream::ResultView b = stream::view_of(new_engine_.check(record.sandbox, defaults, overrides, options_), true);
+  // One compiled request, checked under both policies.
+  std::shared_ptr<const Request> request = stream::compile_record(std::move(record), options_);
+  auto [a, b] = stream::view_pair(old_engine_.check(request), new_engine_.check(request));
   auto attribute_new_errors = [&](const std::vector<std::string>& except_codes) {
     out.error_causes.resize(out.errors.size());
     for (std::size_t i = 0; i < out.errors.size(); ++i) {

@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 
+#include "sandgate/small_vector.h"
 #include "util/text.h"
 
 namespace sandgate::schema {
@@ -75,15 +76,21 @@ struct Walker {
       }
       return;
     }
+    // Members are kept in place (most objects lose none); `seen` indexes the kept ones, so a
+    // second spelling of a field can name the first.
     struct Seen {
       std::string_view canonical;
-      std::string input_key;
+      std::uint32_t index;  // of the kept member
       bool via_alias;
     };
-    std::vector<Seen> seen;
-    std::vector<Member> kept;
-    kept.reserve(node.members.size());
-    for (auto& m : node.members) {
+    SmallVector<Seen, 16> seen;
+    std::size_t write = 0;
+    auto keep = [&](std::size_t read) {
+      if (write != read) node.members[write] = std::move(node.members[read]);
+      ++write;
+    };
+    for (std::size_t read = 0; read < node.members.size(); ++read) {
+      Member& m = node.members[read];
       // `canonical` views the schema's own copy of the name: m.key moves away below.
       const SchemaNode* child = nullptr;
       std::string_view canonical;
@@ -120,25 +127,28 @@ struct Walker {
           path.push(m.input_key());
           walk(m.value, s.additional);
           path.pop();
-          kept.push_back(std::move(m));
+          keep(read);
         } else {
           report_unknown(m, s);
         }
         continue;
       }
       if (m.value.is_null() && !child->allows_null && !child->keep_null) continue;  // null = unset
-      auto prior = std::find_if(seen.begin(), seen.end(), [&](const Seen& x) { return x.canonical == canonical; });
-      if (prior != seen.end()) {
+      const Seen* prior = nullptr;
+      for (const auto& x : seen) {
+        if (x.canonical == canonical) prior = &x;
+      }
+      if (prior) {
         bool alias_involved = via_alias || prior->via_alias;
         std::string member_path = child_path(m);
         sink.add(alias_involved ? options.alias_conflict_code : Code::DUPLICATE_SPELLING, member_path, m.key_mark,
-                 "\"" + m.key + "\" and \"" + prior->input_key + "\" are the same field, set twice",
+                 "\"" + m.key + "\" and \"" + std::string(node.members[prior->index].input_key()) + "\" are the same field, set twice",
                  alias_involved ? "keep the canonical name \"" + std::string(canonical) + "\" and remove the legacy one"
                                 : "keep one spelling");
         reported.insert(member_path);
         continue;
       }
-      seen.push_back({canonical, m.key, via_alias});
+      seen.push_back({canonical, static_cast<std::uint32_t>(write), via_alias});
       if (canonical != m.key) {
         m.original_key = std::move(m.key);
         m.key = std::string(canonical);
@@ -146,9 +156,9 @@ struct Walker {
       path.push(m.input_key());
       walk(m.value, child);
       path.pop();
-      kept.push_back(std::move(m));
+      keep(read);
     }
-    node.members = std::move(kept);
+    node.members.resize(write);
   }
 
   std::string child_path(const Member& m) const { return pointer_join(path.str(), m.input_key()); }

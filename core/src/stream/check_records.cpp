@@ -22,9 +22,7 @@ bool check_records(const std::function<bool(PendingRecord&)>& next, const std::s
         Checked c;
         c.record = prepare_record(std::move(p), stream_name, limits);
         if (c.record.readable()) {
-          const Document* defaults = c.record.defaults ? &*c.record.defaults : nullptr;
-          const Document* overrides = c.record.overrides ? &*c.record.overrides : nullptr;
-          c.result = engine.check(c.record.sandbox, defaults, overrides, options);
+          c.result = engine.check(stream::compile_record(std::move(c.record), options));
         } else {
           c.result = stream::problem_result(*c.record.problem);
         }

@@ -1,7 +1,9 @@
 // The one place the batch check and the policy diff read a check `Result`: everything they need,
-// as plain values. When Result's fields become accessors, only result_view.cpp changes.
+// as plain values, reading only what is needed (an accepted request's findings are never put
+// into words). A change of Result's API is a change of result_view.cpp.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -9,7 +11,9 @@
 
 #include "sandgate/diagnostic.h"
 #include "sandgate/node.h"
+#include "sandgate/request.h"
 #include "sandgate/result.h"
+#include "sandgate/stream.h"
 
 namespace sandgate::stream {
 
@@ -29,8 +33,16 @@ struct ResultView {
 // sandbox, which the policy diff compares and the batch check does not.
 ResultView view_of(Result&& r, bool with_resolved);
 
+// Two results of one request (a policy diff): the resolved sandboxes are made only when both
+// accept it, the one case where they are compared.
+std::pair<ResultView, ResultView> view_pair(Result&& a, Result&& b);
+
 // The result of a record that cannot be read: its one problem, not ok.
 Result problem_result(const Diagnostic& problem);
+
+// Compiles a readable record's layers into a Request, handing their trees over (no copy): the
+// record keeps its index, line and id. One compiled request can be checked under many policies.
+std::shared_ptr<const Request> compile_record(RequestRecord&& record, const CheckOptions& options);
 
 // The policy pointers a diagnostic names (SPEC §3): its own path when it is about the policy, and
 // each `related` location in the policy. `policy_base` ("" or "/policy" for a runner document) is

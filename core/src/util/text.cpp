@@ -100,4 +100,17 @@ std::string quoted(std::string_view s) {
   return out + "\"";
 }
 
+std::string capability_name(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+  if (out.rfind("CAP_", 0) == 0) out.erase(0, 4);
+  return out;
+}
+
+std::string ascii_lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return out;
+}
+
 }  // namespace sandgate

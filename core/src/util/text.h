@@ -18,6 +18,10 @@ std::string closest_match(std::string_view word, const std::vector<std::string>&
 // "a, b or c"
 std::string join_or(const std::vector<std::string>& items);
 std::string join_and(const std::vector<std::string>& items);
+// A Linux capability name compared the way the policy means it: upper case, without CAP_.
+std::string capability_name(std::string_view s);
+// ASCII lower case.
+std::string ascii_lower(std::string_view s);
 // Quotes `s` as a JSON string would ("a\"b").
 std::string quoted(std::string_view s);
 

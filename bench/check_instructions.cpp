@@ -1,0 +1,52 @@
+// Instructions and heap allocations of one `check` per README example, measured deterministically:
+// run under callgrind (bench/check_instructions.sh), each measured call is the only code collected
+// (client requests toggle collection around it, after a warm-up call), and a replaced operator
+// new counts allocations inside it. Two calls per example: check on the compiled request, and
+// compile + check from the loaded Document. Outside valgrind it prints the allocation counts.
+#include <valgrind/callgrind.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+
+#include "examples.h"
+
+namespace {
+std::atomic<std::uint64_t> g_allocations{0};
+}  // namespace
+
+void* operator new(std::size_t n) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+int main() {
+  using namespace sandgate;
+  using namespace sandgate::bench;
+  for (const Example& e : k_examples) {
+    Engine engine = engine_for(e);
+    Document doc = load_document(read(e.sandbox), Format::yaml, e.sandbox, "sandbox");
+    auto request = Request::compile({nullptr, &doc, nullptr});
+    { Result warm = engine.check(request); }  // first-use statics (built-in runners, default image)
+    std::uint64_t before = g_allocations.load();
+    CALLGRIND_TOGGLE_COLLECT;
+    Result r = engine.check(request);
+    CALLGRIND_TOGGLE_COLLECT;
+    std::uint64_t allocations = g_allocations.load() - before;
+    CALLGRIND_DUMP_STATS_AT(e.sandbox.c_str());
+    // Compile + check from the loaded Document, as Engine::check(Document) does.
+    before = g_allocations.load();
+    CALLGRIND_TOGGLE_COLLECT;
+    Result full = engine.check(doc);
+    CALLGRIND_TOGGLE_COLLECT;
+    std::uint64_t full_allocations = g_allocations.load() - before;
+    CALLGRIND_DUMP_STATS_AT(e.sandbox.c_str());
+    std::printf("%s %s %llu %llu\n", e.sandbox.c_str(), r.ok() ? "passes" : "fails", static_cast<unsigned long long>(allocations),
+                static_cast<unsigned long long>(full_allocations));
+  }
+  return 0;
+}

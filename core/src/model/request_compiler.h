@@ -1,0 +1,64 @@
+// The state of compiling one request: the prepared layers, the merged fields, and where the
+// request's own diagnostics go. Each request_*.cpp file reads one family of fields into the
+// RequestModel and reports what can be said about the request alone; the order is in request.cpp.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "model/cursor.h"
+#include "model/request_model.h"
+#include "sandgate/request.h"
+
+namespace sandgate::model {
+
+struct RequestCompiler {
+  RequestCompiler(RequestModel& model, Diagnostics& diagnostics, const CheckOptions& check_options)
+      : m(model), diags(diagnostics), options(check_options) {}
+
+  RequestModel& m;
+  Diagnostics& diags;
+  const CheckOptions& options;
+  std::array<const Document*, 3> docs{};
+  std::array<Document*, 3> owned{};  // the same documents when the compiler may take their trees
+  std::array<Node, 3> prepared;  // each layer after the spelling layer and the schema
+
+  // A cursor on a top-level field of the merged request (empty when the request does not set it).
+  Cursor field(std::string_view key) const;
+  // Cursors on the entries of a map merged by key, or the items of a list concatenated over the
+  // layers, each with its own layer and input path.
+  std::vector<Cursor> parts(std::string_view key) const;
+  Cursor root() const;
+
+  // A diagnostic about a request value, in the value's layer (located at the value, or its key).
+  Diagnostic& report(Code code, const Cursor& at, std::string message, std::string hint = {});
+  Diagnostic& report_key(Code code, const Cursor& at, std::string message, std::string hint = {});
+  Diagnostic& report_at(Code code, const Origin& at, std::string message, std::string hint = {});
+  // Names an earlier value as the other side of the problem (SPEC §3 `related`).
+  void relate(Diagnostic& d, const Origin& first, std::string message);
+  // Whether an error was reported at `path` (in `layer`) or under it.
+  bool error_under(Layer layer, const std::string& path) const;
+  bool error_at(Layer layer, const std::string& path) const;
+  bool reported_under(Layer layer, const std::string& path) const;
+};
+
+// Client-side rules of the other SDK are warnings (SPEC §1.3).
+void apply_client(Diagnostic& d, Client client);
+
+// request_layers.cpp — N-LAYER: shape and validate each layer; merge them into m.fields.
+bool prepare_layers(RequestCompiler& c);
+void merge_layers(RequestCompiler& c);
+// request_placement.cpp — N-PL
+void read_placement(RequestCompiler& c);
+// request_resources.cpp — N-RES, R-GPU-3/11
+void read_resources(RequestCompiler& c);
+// request_fields.cpp — the other families: what the check rules read, and the rules on the
+// request alone (R-ANN-3/4, R-TIME-1/3/5, R-VOL-1/2/5, R-NET syntax, R-IMG/R-SEC reading, R-MISC)
+void read_annotations(RequestCompiler& c);
+void read_lifetime(RequestCompiler& c);
+void read_volumes(RequestCompiler& c);
+void read_network(RequestCompiler& c);
+void read_image_security(RequestCompiler& c);
+void check_misc(RequestCompiler& c);
+
+}  // namespace sandgate::model

@@ -1,0 +1,273 @@
+// N-LAYER (SPEC §5.1): SandboxDefaults ◀ Sandbox.run() kwargs ◀ @session.function overrides.
+// Each layer goes through the spelling layer and the schema on its own; the merge then records,
+// for every field (and every entry of a merged map or list), the layer and input path it came
+// from, so no later step has to work a merged pointer back into an input.
+#include <algorithm>
+#include <unordered_map>
+
+#include "model/request_compiler.h"
+#include "schema/shape.h"
+#include "schema/validate.h"
+#include "util/diagnostics.h"
+
+namespace sandgate::model {
+namespace {
+
+constexpr std::string_view k_map_fields[] = {"annotations", "environment_variables"};
+constexpr std::string_view k_list_fields[] = {"tags", "secrets"};
+constexpr std::string_view k_single_container_fields[] = {
+    "container_image", "command", "args", "resources", "mounted_files", "secrets",
+    "image_pull_credentials", "environment_variables", "security_context", "working_dir"};
+
+bool is_one_of(std::string_view key, const auto& list) {
+  return std::find(std::begin(list), std::end(list), key) != std::end(list);
+}
+
+constexpr Layer k_layers[] = {Layer::defaults, Layer::sandbox, Layer::function};
+std::size_t index(Layer l) { return static_cast<std::size_t>(l); }
+
+Origin member_origin(const Member& m, const std::string& path, Layer layer) {
+  return {path, m.value.mark.known() ? m.value.mark : m.key_mark, m.key_mark, layer};
+}
+
+}  // namespace
+
+void apply_client(Diagnostic& d, Client client) {
+  Side side = d.info().side;
+  bool other = (side == Side::python && client == Client::typescript) || (side == Side::typescript && client == Client::python);
+  if (!other || d.severity != Severity::error) return;
+  d.severity = Severity::warning;
+  std::string sdk = side == Side::python ? "Python" : "TypeScript";
+  std::string note = "only the " + sdk + " SDK rejects this before sending";
+  d.hint = d.hint.empty() ? note : d.hint + " (" + note + ")";
+}
+
+Cursor RequestCompiler::root() const { return Cursor{nullptr, nullptr, "", Layer::sandbox}; }
+
+Cursor RequestCompiler::field(std::string_view key) const {
+  const MergedField* f = m.field(key);
+  if (!f) return {};
+  return Cursor{&f->member.value, &f->member, f->origin.path, f->origin.layer};
+}
+
+std::vector<Cursor> RequestCompiler::parts(std::string_view key) const {
+  std::vector<Cursor> out;
+  const MergedField* f = m.field(key);
+  if (!f) return out;
+  const Node& v = f->member.value;
+  if (v.is_object()) {
+    for (std::size_t i = 0; i < v.members.size() && i < f->parts.size(); ++i) {
+      out.push_back(Cursor{&v.members[i].value, &v.members[i], f->parts[i].path, f->parts[i].layer});
+    }
+  } else if (v.is_array()) {
+    for (std::size_t i = 0; i < v.items.size() && i < f->parts.size(); ++i) {
+      out.push_back(Cursor{&v.items[i], nullptr, f->parts[i].path, f->parts[i].layer});
+    }
+  }
+  return out;
+}
+
+Diagnostic& RequestCompiler::report_at(Code code, const Origin& at, std::string message, std::string hint) {
+  DiagnosticSink sink(diags, m.files[index(at.layer)], std::string(input_name(at.layer)));
+  Diagnostic& d = sink.add(code, at.path, at.mark, std::move(message), std::move(hint));
+  apply_client(d, m.client);
+  return d;
+}
+
+Diagnostic& RequestCompiler::report(Code code, const Cursor& at, std::string message, std::string hint) {
+  return report_at(code, origin_of(at), std::move(message), std::move(hint));
+}
+
+Diagnostic& RequestCompiler::report_key(Code code, const Cursor& at, std::string message, std::string hint) {
+  Origin o = origin_of(at);
+  if (o.key_mark.known()) o.mark = o.key_mark;
+  return report_at(code, o, std::move(message), std::move(hint));
+}
+
+void RequestCompiler::relate(Diagnostic& d, const Origin& first, std::string message) {
+  Related r;
+  r.input = std::string(input_name(first.layer));
+  r.path = first.path;
+  if (first.mark.known()) r.source = SourceLocation{m.files[index(first.layer)], first.mark.line, first.mark.column};
+  r.message = std::move(message);
+  d.related.push_back(std::move(r));
+}
+
+namespace {
+bool path_under(const std::string& p, const std::string& path) {
+  return p == path || (p.size() > path.size() && p.compare(0, path.size(), path) == 0 && p[path.size()] == '/');
+}
+}  // namespace
+
+bool RequestCompiler::error_under(Layer, const std::string& path) const {
+  return std::any_of(diags.begin(), diags.end(),
+                     [&](const Diagnostic& d) { return d.severity == Severity::error && path_under(d.path, path); });
+}
+
+bool RequestCompiler::error_at(Layer, const std::string& path) const {
+  return std::any_of(diags.begin(), diags.end(),
+                     [&](const Diagnostic& d) { return d.severity == Severity::error && d.path == path; });
+}
+
+bool RequestCompiler::reported_under(Layer, const std::string& path) const {
+  return std::any_of(diags.begin(), diags.end(), [&](const Diagnostic& d) { return path_under(d.path, path); });
+}
+
+bool prepare_layers(RequestCompiler& c) {
+  bool usable = true;
+  for (Layer layer : k_layers) {
+    const Document* doc = c.docs[index(layer)];
+    if (!doc) continue;
+    c.diags.insert(c.diags.end(), doc->diagnostics.begin(), doc->diagnostics.end());
+    if (!doc->loaded) {
+      usable = false;
+      continue;
+    }
+    Node& root = c.prepared[index(layer)];
+    if (Document* own = c.owned[index(layer)]) {
+      root = std::move(own->root);
+    } else {
+      root = doc->root;
+    }
+    DiagnosticSink sink(c.diags, doc->file, std::string(input_name(layer)));
+    if (root.is_null()) root = Node::make_object();  // an empty layer (`null`) sets nothing
+    if (!root.is_object()) {
+      sink.add(Code::NOT_AN_OBJECT, "", root.mark,
+               "the " + std::string(input_name(layer)) + " must be an object of Sandbox.run() keyword arguments, not " +
+                   std::string(root.kind_name()));
+      usable = false;
+      continue;
+    }
+    if (layer == Layer::sandbox) c.m.root = Origin{"", {}, {}, Layer::sandbox};
+    const auto& cs = schema::get("sandbox");
+    // A value the loader or a binding already reported (and replaced) is not reported again.
+    schema::ReportedPaths reported;
+    for (const auto& d : doc->diagnostics) {
+      if (d.severity == Severity::error) reported.insert(d.path);
+    }
+    schema::ShapeOptions opts;
+    // SandboxDefaults.from_dict ignores unknown keys silently: the user believes a setting applies.
+    if (layer == Layer::defaults) opts.unknown_key_severity = Severity::warning;
+    opts.alias_conflict_code = Code::DUPLICATE_SPELLING;
+    std::size_t first_schema_diagnostic = c.diags.size();
+    schema::shape(root, cs, "", sink, reported, opts);
+    schema::validate(root, cs, "", sink, reported);
+    // Schema codes that only one SDK checks (gpu shorthand, removed keys, …) follow SPEC §1.3 too.
+    for (std::size_t i = first_schema_diagnostic; i < c.diags.size(); ++i) apply_client(c.diags[i], c.m.client);
+    if (layer == Layer::defaults) {
+      for (auto it = root.members.begin(); it != root.members.end();) {
+        if (it->key == "max_timeout_seconds") {
+          sink.add(Code::FIELD_NOT_ALLOWED_IN_DEFAULTS, pointer_join("", it->input_key()), it->key_mark,
+                   "max_timeout_seconds is accepted by Sandbox.run() and session.sandbox(), not by SandboxDefaults",
+                   "set it per sandbox or per function");
+          it = root.members.erase(it);
+        } else {
+          ++it;
+        }
+      }
+    }
+  }
+  return usable;
+}
+
+void merge_layers(RequestCompiler& c) {
+  auto& fields = c.m.fields;
+  auto find = [&](std::string_view key) -> MergedField* {
+    for (auto& f : fields) {
+      if (f.member.key == key) return &f;
+    }
+    return nullptr;
+  };
+  // Replaces (or adds) a whole field; maps and lists record the origin of each entry or item.
+  // The prepared layers are ours: their members move into the merged request.
+  auto set = [&](Member& mem, const Origin& o) {
+    MergedField* f = find(mem.key);
+    if (!f) f = &fields.emplace_back();
+    f->member = std::move(mem);
+    f->origin = o;
+    f->parts.clear();
+    const Node& v = f->member.value;
+    if (is_one_of(f->member.key, k_map_fields) && v.is_object()) {
+      for (const auto& e : v.members) f->parts.push_back(member_origin(e, pointer_join(o.path, e.input_key()), o.layer));
+    } else if (is_one_of(f->member.key, k_list_fields) && v.is_array()) {
+      for (std::size_t i = 0; i < v.items.size(); ++i) f->parts.push_back({pointer_join(o.path, i), v.items[i].mark, {}, o.layer});
+    }
+  };
+
+  std::size_t most = 0;
+  for (const auto& p : c.prepared) most += p.members.size();
+  fields.reserve(most);
+  std::optional<Layer> containers_layer;
+  for (Layer layer : k_layers) {
+    if (!c.docs[index(layer)]) continue;
+    for (auto& mem : c.prepared[index(layer)].members) {
+      Node& v = mem.value;
+      Origin o = member_origin(mem, pointer_join("", mem.input_key()), layer);
+      if (mem.key == "containers") containers_layer = layer;
+      MergedField* existing = find(mem.key);
+      if (is_one_of(mem.key, k_map_fields)) {
+        // Shallow merge; an empty map leaves the earlier one; keys cannot be removed.
+        if (!v.is_object()) {
+          set(mem, o);
+        } else if (!existing || !existing->member.value.is_object()) {
+          if (!v.members.empty() || !existing) set(mem, o);
+        } else {
+          Node& map = existing->member.value;
+          // Keys by position, so a merge costs linear time whatever the sizes (the reserve keeps
+          // the views valid while entries are added).
+          map.members.reserve(map.members.size() + v.members.size());
+          std::unordered_map<std::string_view, std::size_t> at;
+          for (std::size_t i = 0; i < map.members.size(); ++i) at.emplace(map.members[i].key, i);
+          for (auto& e : v.members) {
+            Origin eo = member_origin(e, pointer_join(o.path, e.input_key()), layer);
+            if (auto it = at.find(e.key); it != at.end()) {
+              // The key stays (it is the same, and `at` views it); the rest is the later layer's.
+              Member& kept = map.members[it->second];
+              kept.original_key = std::move(e.original_key);
+              kept.key_mark = e.key_mark;
+              kept.value = std::move(e.value);
+              existing->parts[it->second] = eo;
+            } else {
+              map.members.push_back(std::move(e));
+              existing->parts.push_back(eo);
+              at.emplace(map.members.back().key, map.members.size() - 1);
+            }
+          }
+        }
+        continue;
+      }
+      if (is_one_of(mem.key, k_list_fields)) {
+        // Earlier layers first, then later ones, duplicates kept as the SDK sends them.
+        if (existing && existing->member.value.is_array() && v.is_array()) {
+          for (std::size_t i = 0; i < v.items.size(); ++i) {
+            existing->parts.push_back({pointer_join(o.path, i), v.items[i].mark, {}, layer});
+            existing->member.value.items.push_back(std::move(v.items[i]));
+          }
+        } else {
+          set(mem, o);
+        }
+        continue;
+      }
+      if ((mem.key == "container_image" || mem.key == "command") && v.is_string() && v.text.empty()) continue;
+      set(mem, o);  // scalars, lists (runner_ids: [] clears) and whole objects (resources, network)
+    }
+  }
+  if (!containers_layer) return;
+  // containers= does not inherit the single-container fields from SandboxDefaults, and cannot be
+  // combined with them in the same call.
+  std::vector<MergedField> kept;
+  for (auto& f : fields) {
+    if (!is_one_of(f.member.key, k_single_container_fields)) {
+      kept.push_back(std::move(f));
+      continue;
+    }
+    if (index(f.origin.layer) >= index(*containers_layer)) {
+      c.report_at(Code::CONTAINERS_WITH_SINGLE_FIELDS, f.origin,
+                  "\"" + std::string(f.member.input_key()) + "\" is a single-container field, and containers= is set",
+                  "move it into the container it belongs to");
+    }
+  }
+  fields = std::move(kept);
+}
+
+}  // namespace sandgate::model

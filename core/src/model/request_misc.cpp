@@ -1,0 +1,199 @@
+// R-MISC (SPEC §6.9): tags, services, secrets and the multi-container rules — all about the
+// request alone. Uniqueness is checked with hash maps, so a list of any length costs linear time,
+// and a duplicate names its first occurrence (SPEC §3 `related`).
+#include <algorithm>
+#include <optional>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "model/request_compiler.h"
+#include "util/net.h"
+#include "util/text.h"
+
+namespace sandgate::model {
+namespace {
+
+// The TypeScript SDK's tag form: ^[A-Za-z0-9._-]*[A-Za-z0-9]$, at most 59 characters.
+bool valid_tag(std::string_view t) {
+  if (t.empty() || t.size() > 59) return false;
+  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
+  if (!alnum(t.back())) return false;
+  return std::all_of(t.begin(), t.end(), [&](char c) { return alnum(c) || c == '.' || c == '_' || c == '-'; });
+}
+
+void check_tags(RequestCompiler& c) {
+  const MergedField* f = c.m.field("tags");
+  if (!f || !f->value().is_array()) return;
+  const auto& items = f->value().items;
+  // The first occurrence of each tag, by index: a hash map for long lists, a scan for short ones.
+  std::unordered_map<std::string_view, std::size_t> seen;
+  auto first = [&](std::size_t i) -> std::optional<std::size_t> {
+    std::string_view v = items[i].text;
+    if (items.size() > 16) {
+      auto [it, inserted] = seen.emplace(v, i);
+      return inserted ? std::nullopt : std::optional<std::size_t>(it->second);
+    }
+    for (std::size_t k = 0; k < i; ++k) {
+      if (items[k].is_string() && items[k].text == v) return k;
+    }
+    return std::nullopt;
+  };
+  for (std::size_t i = 0; i < items.size() && i < f->parts.size(); ++i) {
+    const Node& t = items[i];
+    if (!t.is_string()) continue;
+    if (!valid_tag(t.text)) {
+      c.report_at(Code::TAG_INVALID, f->parts[i],
+                  "tag " + t.display() + " must be 1 to 59 characters of letters, digits, '.', '_' or '-', ending in a letter or digit");
+      if (items.size() > 16) seen.emplace(t.text, i);
+    } else if (auto k = first(i)) {
+      Diagnostic& d = c.report_at(Code::TAG_DUPLICATE, f->parts[i],
+                                  "tag " + t.display() + " appears twice (defaults' tags come first, then the request's)",
+                                  "the Python SDK keeps duplicates; the TypeScript SDK requires unique tags");
+      c.relate(d, f->parts[*k], "the first occurrence");
+    }
+  }
+}
+
+void check_services(RequestCompiler& c) {
+  Cursor services = c.field("services");
+  std::unordered_map<std::int64_t, Origin> ports;
+  for (std::size_t i = 0; i < services.size(); ++i) {
+    Cursor s = services.at(i);
+    Cursor port = s["port"];
+    if (port.is_int()) {
+      std::int64_t p = port.node->integer;
+      if (p < 1 || p > 65535) {
+        c.report(Code::SERVICE_PORT_RANGE, port, "Service.port must be 1-65535, got " + port.node->display());
+      } else if (auto it = ports.find(p); it != ports.end()) {
+        Diagnostic& d = c.report(Code::SERVICE_PORT_DUPLICATE, port, "service port " + port.node->display() + " is used twice");
+        c.relate(d, it->second, "the first service on this port");
+      } else {
+        ports.emplace(p, origin_of(port));
+      }
+    }
+    if (Cursor n = s["name"]; n && n.node->is_string() && n.node->text.find_first_not_of(" \t") == std::string::npos) {
+      c.report(Code::SERVICE_NAME_BLANK, n, "a service name, when given, must not be blank", "give it a name or leave it out");
+    }
+    std::string protocol = ascii_lower(s["protocol"].str("unspecified"));
+    if (protocol.rfind("service_protocol_", 0) == 0) protocol = protocol.substr(17);
+    if (protocol != "unspecified" && protocol != "tcp" && protocol != "udp" && protocol != "sctp") {
+      c.report(Code::SERVICE_INVALID, s["protocol"], "protocol " + s["protocol"].node->display() + " is not tcp, udp or sctp");
+    }
+    std::string visibility = ascii_lower(s["visibility"].str("unspecified"));
+    if (visibility.rfind("visibility_", 0) == 0) visibility = visibility.substr(11);
+    if (visibility != "unspecified" && visibility != "public" && visibility != "private" && visibility != "custom") {
+      c.report(Code::SERVICE_INVALID, s["visibility"],
+               "visibility " + s["visibility"].node->display() + " is not public, private, custom or unspecified");
+    }
+    if (Cursor e = s["endpoint"]; e && e.node->is_object()) {
+      std::string kind = ascii_lower(e["kind"].str()), auth = ascii_lower(e["auth"].str("open"));
+      if (kind != "https" || auth != "open") {
+        c.report(Code::SERVICE_INVALID, e, "an endpoint must be kind https with auth open", "write endpoint: {kind: https, auth: open}");
+      }
+      if (visibility != "public" || (protocol != "unspecified" && protocol != "tcp")) {
+        c.report(Code::SERVICE_INVALID, e, "an endpoint needs visibility public and protocol unset or tcp");
+      }
+      if (Cursor rt = e["request_timeout_seconds"]; rt.is_int() && rt.node->integer != 0 && (rt.node->integer < 15 || rt.node->integer > 900)) {
+        c.report(Code::SERVICE_INVALID, rt, "endpoint request_timeout_seconds must be 0 or 15..900");
+      }
+    }
+  }
+}
+
+void check_secrets(RequestCompiler& c) {
+  std::vector<Cursor> secrets = c.parts("secrets");
+  std::unordered_set<std::string_view> env_vars;
+  if (Cursor env_map = c.field("environment_variables"); env_map && env_map.node->is_object()) {
+    for (const auto& m : env_map.node->members) env_vars.insert(m.key);
+  }
+  struct First {
+    std::tuple<std::string, std::string, std::string> source;
+    Origin at;
+  };
+  std::map<std::string, First> by_env;
+  for (const Cursor& s : secrets) {
+    if (!s.node->is_object()) continue;
+    std::string env = s["env_var"].str(s["name"].str());
+    auto source = std::make_tuple(s["store"].str(), s["name"].str(), s["field"].str());
+    auto [it, inserted] = by_env.emplace(env, First{source, origin_of(s)});
+    if (!inserted && it->second.source != source) {
+      Diagnostic& d = c.report(Code::SECRET_CONFLICT, s, "Conflicting secrets for env_var '" + env + "': two different sources set it",
+                               "give one of them another env_var");
+      c.relate(d, it->second.at, "the other source for this env_var");
+    } else if (!inserted) {
+      // TypeScript client rules (reference sdk-behaviour §2 item 10); Python merges identical entries.
+      Diagnostic& d = c.report(Code::SECRET_CLIENT_RULE, s, "secret for env_var '" + env + "' is listed twice",
+                               "list it once: the TypeScript SDK rejects even identical duplicates");
+      c.relate(d, it->second.at, "the first occurrence");
+    }
+    if (inserted && env_vars.count(env)) {
+      c.report(Code::SECRET_CLIENT_RULE, s, "secret env_var '" + env + "' is also set in environment_variables",
+               "drop one of them: the TypeScript SDK rejects the collision");
+    }
+    for (const char* field : {"store", "name", "env_var"}) {
+      if (Cursor f = s[field]; f && f.node->is_string() && f.node->text.find_first_not_of(" \t") == std::string::npos) {
+        c.report(Code::SECRET_CLIENT_RULE, f, std::string("secret ") + field + " is empty", "give it a value");
+      }
+    }
+  }
+  if (secrets.size() > 50) {
+    c.report(Code::SECRET_CLIENT_RULE, c.field("secrets"), std::to_string(secrets.size()) + " secrets; the TypeScript SDK accepts at most 50");
+  }
+}
+
+void check_containers(RequestCompiler& c) {
+  Cursor containers = c.field("containers");
+  if (!containers || !containers.node->is_array()) return;
+  static constexpr std::string_view k_reserved[] = {"cw-object-store-agent", "cw-object-store-agent-restore", "dns-egress", "dns-egress-probe"};
+  std::unordered_map<std::string, Origin> names;
+  std::size_t primaries = 0;
+  for (std::size_t i = 0; i < containers.size(); ++i) {
+    Cursor ct = containers.at(i);
+    if (!ct.node->is_object()) continue;
+    Cursor name = ct["name"];
+    std::string n = name.str();
+    if (ct["primary"].boolean(false)) ++primaries;
+    if (name) {
+      bool reserved = std::find(std::begin(k_reserved), std::end(k_reserved), n) != std::end(k_reserved) ||
+                      n.rfind("cw-object-store-agent-restore-", 0) == 0;
+      if (!is_dns1123_label(n)) {
+        c.report(Code::CONTAINER_INVALID, name,
+                 "container name " + name.node->display() + " is not a DNS-1123 label (lowercase letters, digits, '-', at most 63)");
+      } else if (reserved) {
+        c.report(Code::CONTAINER_INVALID, name, "container name \"" + n + "\" is reserved by the platform");
+      } else if (auto it = names.find(n); it != names.end()) {
+        Diagnostic& d = c.report(Code::CONTAINER_INVALID, name, "container name \"" + n + "\" is used twice");
+        c.relate(d, it->second, "the first container with this name");
+      }
+      names.emplace(n, origin_of(name));
+    } else if (containers.size() > 1) {
+      c.report(Code::CONTAINER_INVALID, ct, "every container needs a name when there are several");
+    }
+    if (containers.size() > 1 && !ct["resources"]) {
+      c.report(Code::CONTAINER_INVALID, ct, "container '" + n + "' requires resources when more than one container is specified");
+    }
+  }
+  Cursor primary_at = c.field("primary_container");
+  std::string primary_name = primary_at.str();
+  if (containers.size() > 1 && primaries != 1 && !(primaries == 0 && !primary_name.empty())) {
+    c.report(Code::CONTAINER_INVALID, containers,
+             primaries == 0 ? "several containers and none is primary" : std::to_string(primaries) + " containers are marked primary",
+             "mark exactly one container primary: true");
+  }
+  if (!primary_name.empty() && !names.count(primary_name)) {
+    c.report(Code::CONTAINER_INVALID, primary_at, "primary_container \"" + primary_name + "\" names no container");
+  }
+}
+
+}  // namespace
+
+void check_misc(RequestCompiler& c) {
+  check_tags(c);
+  check_services(c);
+  check_secrets(c);
+  check_containers(c);
+}
+
+}  // namespace sandgate::model

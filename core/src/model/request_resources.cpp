@@ -1,0 +1,186 @@
+// N-RES (SPEC §5.2): the forms of `resources` become requests, limits and a GPU as the SDK sends
+// them, per container; R-GPU-3 (type and memory_gb are alternatives) and R-GPU-11 (GPUs only on
+// the primary container) are about the request alone and are said here too.
+#include <algorithm>
+
+#include "model/request_compiler.h"
+
+namespace sandgate::model {
+namespace {
+
+// Reads one quantity; `written` says the side has text (which may not parse).
+void read_quantity(RequestCompiler& c, const Cursor& at, const std::string& what, std::optional<QuantityValue>& out,
+                   bool* written) {
+  if (!at || !at.node->is_string()) return;
+  if (written && !at.node->text.empty()) *written = true;
+  QuantityError err;
+  std::optional<Quantity> q = Quantity::parse(at.node->text, QuantityGrammar::sdk, &err);
+  if (!q) {
+    c.report(Code::QUANTITY_INVALID, at, what + " " + at.node->display() + " is not a quantity: " + err.message,
+             what.find("cpu") != std::string::npos ? "write e.g. \"500m\", \"2\" or \"2.5\"" : "write e.g. \"512Mi\" or \"4Gi\"");
+    return;
+  }
+  if (q->trimmed()) {
+    c.report(Code::QUANTITY_WHITESPACE, at,
+             what + " " + at.node->display() + " has surrounding white space; the SDK trims it, but the server receives the raw string",
+             "remove the white space");
+  }
+  out = QuantityValue{at.node->text, *q, origin_of(at)};
+}
+
+void read_gpu(RequestCompiler& c, const Cursor& g, bool nested, Container& out) {
+  if (!g) return;
+  GpuRequest gpu;
+  gpu.at = origin_of(g);
+  if (g.node->is_int() && !g.node->int_overflow && g.node->integer >= 1) {
+    gpu.count = g.node->integer;
+    if (nested) {
+      c.report(Code::GPU_SHORTHAND_NESTED, g,
+               "gpu: " + g.node->display() + " in the nested form: the SDK expands the integer shorthand only in the flat form",
+               "write gpu: {count: " + g.node->display() + "}");
+    }
+  } else if (g.node->is_object()) {
+    Cursor count = g["count"], type = g["type"], mem = g["memory_gb"];
+    if (count) gpu.count_at = origin_of(count);
+    if (type) gpu.type_at = origin_of(type);
+    if (mem) gpu.memory_at = origin_of(mem);
+    if (count.is_int()) gpu.count = count.node->integer;
+    if (type && type.node->is_string()) gpu.type = type.node->text;
+    if (mem.is_int()) gpu.memory_gb = mem.node->integer;
+    if (!count && !c.reported_under(g.layer, g.path)) {
+      c.report(Code::GPU_INVALID, g, "gpu has no count", "add count: 1 (whole GPUs, at least 1)");
+      return;
+    }
+    if (type && mem) {
+      Diagnostic& d = c.report(Code::GPU_TYPE_AND_MEMORY, mem,
+                               "gpu sets both type (" + type.node->display() + ") and memory_gb (" + mem.node->display() +
+                                   "); they are alternatives",
+                               "keep type to ask for one model, or memory_gb to accept any GPU with that much memory");
+      // The TypeScript SDK drops gpu before sending: neither it nor the server sees the conflict.
+      if (c.m.client == Client::typescript) {
+        d.severity = Severity::warning;
+        d.hint += " (the TypeScript SDK does not send gpu, so only the Python SDK and the server reject this)";
+      }
+    }
+  } else {
+    return;  // the schema reported it (SG_GPU_INVALID)
+  }
+  if (gpu.count < 1) return;
+  if (c.m.client == Client::typescript) {
+    c.report(Code::GPU_IGNORED_BY_TYPESCRIPT, g,
+             "the TypeScript SDK does not send GPU resources: this sandbox would start without a GPU",
+             "create GPU sandboxes with the Python SDK");
+    return;
+  }
+  out.gpu = std::move(gpu);
+}
+
+// One container's `resources` (flat or nested) → requests, limits and gpu, as the SDK sends them.
+void normalize(RequestCompiler& c, const Cursor& res, Container& out) {
+  if (!res) return;
+  out.resources_at = origin_of(res);
+  if (!res.node->is_object()) {
+    out.invalid = true;
+    return;
+  }
+  if (res.node->members.empty()) {
+    if (!c.reported_under(res.layer, res.path)) {
+      c.report(Code::RESOURCES_SHAPE, res, "resources has no recognised key (cpu, memory, gpu, requests, limits)",
+               "write {\"cpu\": \"1\", \"memory\": \"1Gi\"} or {\"requests\": {...}, \"limits\": {...}}");
+    }
+    out.invalid = true;
+    return;
+  }
+  if (c.error_under(res.layer, res.path)) out.invalid = true;
+  Cursor requests = res["requests"], limits = res["limits"];
+  bool nested = requests || limits;
+  if (nested && (res["cpu"] || res["memory"])) {
+    Cursor flat = res["cpu"] ? res["cpu"] : res["memory"];
+    c.report(Code::RESOURCES_MIXED_FORMS, flat,
+             "resources mixes the flat form (" + std::string(flat.member->input_key()) + ") with requests/limits",
+             "put cpu and memory inside requests and limits");
+    out.invalid = true;
+  }
+  bool lim_cpu_written = false, lim_mem_written = false;
+  if (nested) {
+    read_quantity(c, requests["cpu"], "requests.cpu", out.req_cpu, &out.req_cpu_written);
+    read_quantity(c, requests["memory"], "requests.memory", out.req_mem, &out.req_mem_written);
+    read_quantity(c, limits["cpu"], "limits.cpu", out.lim_cpu, &lim_cpu_written);
+    read_quantity(c, limits["memory"], "limits.memory", out.lim_mem, &lim_mem_written);
+    if (requests.node && limits.node == nullptr) {
+      c.report(Code::RESOURCES_ONE_SIDED, requests, "resources gives requests without limits",
+               "the Python SDK copies requests into limits (Guaranteed); the TypeScript SDK requires both");
+      out.lim_cpu = out.req_cpu, out.lim_mem = out.req_mem;
+      lim_cpu_written = out.req_cpu_written, lim_mem_written = out.req_mem_written;
+    } else if (limits.node && requests.node == nullptr) {
+      c.report(Code::RESOURCES_ONE_SIDED, limits, "resources gives limits without requests",
+               "the Python SDK copies limits into requests (Guaranteed); the TypeScript SDK requires both");
+      out.req_cpu = out.lim_cpu, out.req_mem = out.lim_mem;
+      out.req_cpu_written = lim_cpu_written, out.req_mem_written = lim_mem_written;
+    }
+  } else {
+    // Flat: the same values become requests and limits (Guaranteed).
+    read_quantity(c, res["cpu"], "cpu", out.req_cpu, &out.req_cpu_written);
+    read_quantity(c, res["memory"], "memory", out.req_mem, &out.req_mem_written);
+    out.lim_cpu = out.req_cpu, out.lim_mem = out.req_mem;
+    lim_cpu_written = out.req_cpu_written, lim_mem_written = out.req_mem_written;
+  }
+  out.client_cpu = out.req_cpu_written || lim_cpu_written;
+  out.client_mem = out.req_mem_written || lim_mem_written;
+  read_gpu(c, res["gpu"], nested, out);
+  // N-RES-5: request ≤ limit, compared exactly.
+  for (auto [name, req, lim] : {std::tuple{"cpu", &out.req_cpu, &out.lim_cpu}, std::tuple{"memory", &out.req_mem, &out.lim_mem}}) {
+    if (*req && *lim && (*req)->value > (*lim)->value) {
+      Diagnostic& d = c.report_at(Code::REQUEST_EXCEEDS_LIMIT, (*req)->origin,
+                                  std::string("resource request for ") + name + " (" + (*req)->text + ") exceeds limit (" +
+                                      (*lim)->text + ")",
+                                  "lower the request or raise the limit");
+      if ((*lim)->origin.path != (*req)->origin.path) c.relate(d, (*lim)->origin, "the limit is set here");
+      out.invalid = true;
+    }
+  }
+}
+
+}  // namespace
+
+void read_resources(RequestCompiler& c) {
+  RequestModel& m = c.m;
+  m.containers.clear();
+  Cursor containers = c.field("containers");
+  if (containers) m.containers_at = origin_of(containers);
+  if (containers && containers.node->is_array()) {
+    m.multi_container = true;
+    for (std::size_t i = 0; i < containers.size(); ++i) {
+      Cursor at = containers.at(i);
+      Container ct;
+      ct.name = at["name"].str();
+      ct.primary = at["primary"].boolean(false);
+      ct.at = origin_of(at);
+      normalize(c, at["resources"], ct);
+      m.containers.push_back(std::move(ct));
+    }
+    // The primary container: `primary: true`, else primary_container, else the only one.
+    std::string primary_name = c.field("primary_container").str();
+    bool any_primary = std::any_of(m.containers.begin(), m.containers.end(), [](const Container& ct) { return ct.primary; });
+    if (!any_primary) {
+      for (auto& ct : m.containers) ct.primary = !primary_name.empty() ? ct.name == primary_name : m.containers.size() == 1;
+    }
+  } else {
+    Container ct;
+    ct.name = "main";
+    ct.at = m.root;
+    Cursor res = c.field("resources");
+    if (res) m.resources_at = origin_of(res);
+    normalize(c, res, ct);
+    m.containers.push_back(std::move(ct));
+  }
+  // R-GPU-11: GPUs only on the primary container.
+  for (const auto& ct : m.containers) {
+    if (ct.gpu && !ct.primary) {
+      c.report_at(Code::GPU_NOT_PRIMARY, ct.gpu->at, "container \"" + ct.name + "\" requests a GPU but is not the primary container",
+                  "move the GPU to the primary container");
+    }
+  }
+}
+
+}  // namespace sandgate::model

@@ -1,0 +1,202 @@
+// Result: what is known at once (ok, the Resolution, the findings) and what is made on first
+// access — the diagnostics as text and the resolved sandbox — kept once made. The lazy parts are
+// published with a compare-and-swap, so a const Result can be read from several threads.
+#include "sandgate/result.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include "engine/rules.h"
+#include "output/output.h"
+#include "sandgate/request.h"
+
+namespace sandgate {
+
+namespace {
+
+template <typename T, typename Build>
+const T& lazy_get(std::atomic<T*>& slot, Build build) {
+  if (T* v = slot.load(std::memory_order_acquire)) return *v;
+  auto made = std::make_unique<T>(build());
+  T* expected = nullptr;
+  if (slot.compare_exchange_strong(expected, made.get(), std::memory_order_acq_rel)) return *made.release();
+  return *expected;  // another thread made it first
+}
+
+}  // namespace
+
+Result::Result() = default;
+Result::~Result() = default;
+
+void Result::copy_from(const Result& other) {
+  ok_ = other.ok_;
+  checked_ = other.checked_;
+  eager_ = other.eager_;
+  request_ = other.request_;
+  inputs_ = other.inputs_;
+  resolution_ = other.resolution_;
+  findings_ = other.findings_;
+  own_resolved_ = other.own_resolved_;
+  diagnostics_.reset();
+  output_.reset();
+}
+
+Result::Result(const Result& other) { copy_from(other); }
+
+Result& Result::operator=(const Result& other) {
+  if (this != &other) copy_from(other);
+  return *this;
+}
+
+Result::Result(Result&& other) noexcept
+    : ok_(other.ok_),
+      checked_(other.checked_),
+      eager_(std::move(other.eager_)),
+      request_(std::move(other.request_)),
+      inputs_(std::move(other.inputs_)),
+      resolution_(std::move(other.resolution_)),
+      findings_(std::move(other.findings_)),
+      own_resolved_(std::move(other.own_resolved_)) {
+  // The Resolution moved with us; what was made from it stays valid (it points into the Request,
+  // Policy and Runners, never into the Resolution).
+  diagnostics_.value.store(other.diagnostics_.value.exchange(nullptr));
+  output_.value.store(other.output_.value.exchange(nullptr));
+}
+
+Result& Result::operator=(Result&& other) noexcept {
+  if (this == &other) return *this;
+  ok_ = other.ok_;
+  checked_ = other.checked_;
+  eager_ = std::move(other.eager_);
+  request_ = std::move(other.request_);
+  inputs_ = std::move(other.inputs_);
+  resolution_ = std::move(other.resolution_);
+  findings_ = std::move(other.findings_);
+  own_resolved_ = std::move(other.own_resolved_);
+  diagnostics_.reset();
+  output_.reset();
+  diagnostics_.value.store(other.diagnostics_.value.exchange(nullptr));
+  output_.value.store(other.output_.value.exchange(nullptr));
+  return *this;
+}
+
+Result Result::from_diagnostics(Diagnostics diagnostics) {
+  Result r;
+  r.ok_ = !has_errors(diagnostics);
+  r.eager_ = std::move(diagnostics);
+  return r;
+}
+
+Result Result::from_resolved(Diagnostics diagnostics, Node resolved, QosClass qos) {
+  Result r = from_diagnostics(std::move(diagnostics));
+  r.own_resolved_ = std::make_shared<const Node>(std::move(resolved));
+  r.resolution_.qos = qos;
+  return r;
+}
+
+void Result::add_diagnostics(const Diagnostics& more) {
+  if (more.empty()) return;
+  eager_.insert(eager_.end(), more.begin(), more.end());
+  ok_ = ok_ && !has_errors(more);
+  diagnostics_.reset();
+}
+
+const Diagnostics& Result::diagnostics() const {
+  return lazy_get(diagnostics_.value, [&] {
+    Diagnostics all;
+    if (inputs_) all.insert(all.end(), inputs_->errors.begin(), inputs_->errors.end());
+    if (request_) all.insert(all.end(), request_->diagnostics().begin(), request_->diagnostics().end());
+    if (!findings_.empty()) {
+      FindingContext cx{request_->model(), resolution_, *resolution_.policy_model, *inputs_};
+      for (const auto& f : findings_) all.push_back(output::materialize(cx, f));
+    }
+    all.insert(all.end(), eager_.begin(), eager_.end());
+    sort_for_reading(all);
+    return all;
+  });
+}
+
+std::size_t Result::error_count() const {
+  std::size_t n = 0;
+  auto count = [&](const Diagnostics& ds) {
+    for (const auto& d : ds) n += d.severity == Severity::error;
+  };
+  if (inputs_) count(inputs_->errors);
+  if (request_) count(request_->diagnostics());
+  for (const auto& f : findings_) n += f.severity == Severity::error;
+  count(eager_);
+  return n;
+}
+
+std::vector<const Diagnostic*> Result::with_severity(Severity s) const {
+  std::vector<const Diagnostic*> out;
+  for (const auto& d : diagnostics()) {
+    if (d.severity == s) out.push_back(&d);
+  }
+  return out;
+}
+
+const ResolvedOutput& Result::output() const {
+  return lazy_get(output_.value, [&] {
+    if (own_resolved_) return ResolvedOutput{*own_resolved_, {}, {}};
+    if (!checked_) return ResolvedOutput{};
+    FindingContext cx{request_->model(), resolution_, *resolution_.policy_model, *inputs_};
+    return output::resolve(cx);
+  });
+}
+
+std::string_view Result::placement_mode() const { return checked_ ? to_string(resolution_.mode) : std::string_view(); }
+
+std::string_view Result::qos_class() const { return checked_ || own_resolved_ ? to_string(resolution_.qos) : std::string_view(); }
+
+std::string_view Result::runner_id() const { return checked_ ? resolution_.runner_id : std::string_view(); }
+
+std::vector<std::string> Result::other_candidates() const {
+  std::vector<std::string> out;
+  const Resolution& r = resolution_;
+  if (!checked_ || !r.primary || r.primary->builtin) return out;
+  for (std::size_t i = 1; i < r.candidates.size(); ++i) out.push_back(r.candidates[i]->id);
+  return out;
+}
+
+std::optional<GpuResolution> Result::gpu() const {
+  if (!checked_ || !resolution_.gpu) return std::nullopt;
+  const model::GpuRequest* g = request_->model().gpu();
+  GpuResolution out;
+  out.count = g->count;
+  out.type = g->type;
+  out.memory_gb = g->memory_gb;
+  for (auto t : resolution_.eligible_gpu_types) out.eligible_types.emplace_back(t);
+  return out;
+}
+
+std::optional<RuntimeClassResolution> Result::runtime_class() const {
+  if (!checked_) return std::nullopt;
+  return RuntimeClassResolution{std::string(resolution_.runtime_class), output::runtime_class_source(request_->model(), resolution_)};
+}
+
+std::optional<SlurmMapping> Result::slurm() const {
+  if (!checked_ || !resolution_.slurm) return std::nullopt;
+  SlurmMapping out;
+  out.scheduler = std::string(resolution_.scheduler);
+  out.cpus_per_task = resolution_.cpus_per_task;
+  out.min_memory_node = resolution_.min_memory_node;
+  out.job_parameters = engine::slurm_job_parameters(request_->model(), *resolution_.policy_model, resolution_);
+  return out;
+}
+
+void sort_for_reading(Diagnostics& diagnostics) {
+  // Read top to bottom: inputs in order of first mention, then by position (diagnostics without a
+  // position keep their relative order).
+  std::vector<std::string> inputs;  // copies: sorting moves the diagnostics
+  for (const auto& d : diagnostics) {
+    if (std::find(inputs.begin(), inputs.end(), d.input) == inputs.end()) inputs.push_back(d.input);
+  }
+  auto key = [&](const Diagnostic& d) {
+    auto rank = std::find(inputs.begin(), inputs.end(), d.input) - inputs.begin();
+    return std::make_tuple(rank, d.source ? d.source->line : 0, d.source ? d.source->column : 0);
+  };
+  std::stable_sort(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& a, const Diagnostic& b) { return key(a) < key(b); });
+}
+
+}  // namespace sandgate

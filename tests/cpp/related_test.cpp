@@ -1,0 +1,72 @@
+// SPEC §3 `related`: a diagnostic about a request value checked against a policy field names that
+// field (input, pointer, line:col, a note); a duplicate names its first occurrence.
+#include <gtest/gtest.h>
+
+#include "sandgate/sandgate.h"
+
+namespace {
+
+using namespace sandgate;
+
+const Diagnostic* find(const Result& r, Code code) {
+  for (const auto& d : r.diagnostics()) {
+    if (d.code == code) return &d;
+  }
+  return nullptr;
+}
+
+Result check(std::string_view policy_text, std::string_view sandbox_text, CheckOptions options = {}) {
+  auto policy = Policy::parse(policy_text, Format::yaml, "policy.yaml").policy;
+  Document sandbox = load_document(sandbox_text, Format::yaml, "sandbox.yaml", "sandbox");
+  return Engine(policy).check(sandbox, nullptr, nullptr, options);
+}
+
+TEST(Related, cpu_above_max_names_the_policy_bound_and_its_line) {
+  Result r = check("constraints:\n  resources:\n    max_cpu: \"2\"\n", "resources: {cpu: \"4\", memory: 1Gi}\n");
+  const Diagnostic* d = find(r, Code::RESOURCE_ABOVE_MAX);
+  ASSERT_NE(d, nullptr);
+  ASSERT_EQ(d->related.size(), 1u);
+  const Related& rel = d->related.front();
+  EXPECT_EQ(rel.input, "policy");
+  EXPECT_EQ(rel.path, "/constraints/resources/max_cpu");
+  ASSERT_TRUE(rel.source);
+  EXPECT_EQ(rel.source->file, "policy.yaml");
+  EXPECT_EQ(rel.source->line, 3);
+  EXPECT_EQ(rel.source->column, 14);
+  EXPECT_EQ(rel.message, "the limit is set here");
+  // The JSON form carries it too.
+  EXPECT_NE(diagnostic_to_json(*d).find("\"related\":[{\"input\":\"policy\",\"path\":\"/constraints/resources/max_cpu\""),
+            std::string::npos);
+}
+
+TEST(Related, denied_prefix_names_the_entry_that_denies_it) {
+  Result r = check("constraints:\n  metadata:\n    denied_annotation_prefixes: [a.example/, b.example/]\n",
+                   "annotations: {b.example/x: \"1\"}\n");
+  const Diagnostic* d = find(r, Code::ANNOTATION_DENIED_PREFIX);
+  ASSERT_NE(d, nullptr);
+  ASSERT_EQ(d->related.size(), 1u);
+  EXPECT_EQ(d->related.front().path, "/constraints/metadata/denied_annotation_prefixes/1");
+  EXPECT_EQ(d->related.front().source->column, 46);
+}
+
+TEST(Related, duplicate_tag_names_the_first_occurrence_in_its_layer) {
+  Document defaults = load_document("tags: [nightly]\n", Format::yaml, "defaults.yaml", "defaults");
+  Document sandbox = load_document("tags: [a, nightly]\n", Format::yaml, "sandbox.yaml", "sandbox");
+  CheckOptions ts;
+  ts.client = "typescript";
+  Result r = Engine().check(sandbox, &defaults, nullptr, ts);
+  const Diagnostic* d = find(r, Code::TAG_DUPLICATE);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->input, "sandbox");
+  EXPECT_EQ(d->path, "/tags/1");
+  ASSERT_EQ(d->related.size(), 1u);
+  EXPECT_EQ(d->related.front().input, "defaults");
+  EXPECT_EQ(d->related.front().path, "/tags/0");
+}
+
+TEST(Related, a_value_without_a_policy_bound_has_no_related_location) {
+  Result r = check("{}\n", "tags: [\"bad tag!\"]\n");
+  for (const auto& d : r.diagnostics()) EXPECT_TRUE(d.related.empty()) << d.message;
+}
+
+}  // namespace

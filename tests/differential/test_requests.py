@@ -1,0 +1,103 @@
+"""Generated ``Sandbox.run`` requests: cwsandbox 1.22's client-side verdict against sandgate's.
+
+For every generated case the SDK's path (diff_oracle.run_sdk) and ``sandgate.check(...,
+client="python")`` with no policy (an org entitled to GPUs, so that GPU rules are compared rather
+than refused wholesale) each give a verdict: ``accepted``, or the exception class — for sandgate,
+the class ``raise_for_errors()`` raises. Equal verdicts agree. A different verdict must be listed,
+in ``docs/sdk-differences.md`` (a deliberate difference) or in ``ENGINE_FIXES.md`` (pending a fix
+in the engine); anything else fails the test, and Hypothesis shrinks it to a minimal request.
+
+``SANDGATE_DIFFERENTIAL_COLLECT=1`` records unlisted disagreements instead of failing at the first
+(they are printed in the summary, grouped), to survey a change.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from hypothesis import given, settings
+
+from diff_expectations import load_all, explain
+from diff_oracle import Case, run_sandgate, run_sdk
+from diff_report import message_shape, new_report
+from diff_strategies import cases
+
+ENTRIES = load_all()
+REPORT = new_report("differential: Sandbox.run requests vs cwsandbox 1.22", "requests")
+COLLECT = os.environ.get("SANDGATE_DIFFERENTIAL_COLLECT") == "1"
+MIN_REQUESTS = 10_000
+# Every unlisted disagreement fails at once (unless collecting); the ratio is the issue's
+# acceptance: same verdict, or a listed deliberate difference, for ≥ 99.5 % of the requests not
+# pending an engine fix.
+MIN_AGREEMENT = 0.995
+
+
+def compare(case: Case) -> str:
+    sdk = run_sdk(case)
+    sg = run_sandgate(case)
+    if sdk.verdict == sg.verdict:
+        REPORT.add(case.family, case.mode, "agree")
+        return "agree"
+    hits = explain(ENTRIES, sdk.verdict, sdk.message, sg.verdict, list(sg.errors))
+    if hits:
+        outcome = "expected" if all(h.source == "difference" for h in hits) else "pending"
+        REPORT.add(case.family, case.mode, outcome, [h.id for h in hits])
+        return outcome
+    first_code = sg.errors[0][0] if sg.errors else "-"
+    first_message = sg.errors[0][1] if sg.errors else ""
+    key = (case.family, f"sdk {sdk.verdict}: {message_shape(sdk.message)}",
+           f"sandgate {sg.verdict} {first_code}: {message_shape(first_message)}")
+    detail = f"{case!r}\n  sdk: {sdk.verdict}: {sdk.message}\n  sandgate: {sg.verdict}: {sg.message}"
+    REPORT.add(case.family, case.mode, "disagree", key=key, example=detail)
+    if not COLLECT:
+        raise AssertionError("unlisted disagreement with cwsandbox 1.22:\n" + detail)
+    return "disagree"
+
+
+SNAPSHOT = os.environ.get("SANDGATE_DIFFERENTIAL_SNAPSHOT")
+
+
+def write_snapshot() -> None:
+    if SNAPSHOT:
+        with open(SNAPSHOT, "w", encoding="utf-8") as f:
+            json.dump(REPORT.snapshot(), f, indent=1, default=str)
+
+
+@given(cases())
+def _one_case(case: Case) -> None:
+    compare(case)
+    if SNAPSHOT and REPORT.total % 2000 == 0:
+        write_snapshot()
+
+
+def test_generated_requests_agree_with_the_sdk() -> None:
+    try:
+        _one_case()
+    finally:
+        write_snapshot()
+    assert REPORT.total >= min(MIN_REQUESTS, settings.default.max_examples), REPORT.total
+    if not COLLECT:
+        assert REPORT.explained_without_pending() >= MIN_AGREEMENT, "\n".join(REPORT.render())
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"resources": {"cpu": "1", "memory": "1Gi"}},
+        {"network": {"egress": [{"dns_name": "pypi.org"}]}},
+    ],
+)
+def test_the_comparison_sees_both_sides(kwargs: dict[str, object]) -> None:
+    """A sanity check of the harness itself: valid requests are accepted by both sides."""
+    case = Case("run", "valid", kwargs)
+    assert run_sdk(case).verdict == "accepted"
+    assert run_sandgate(case).verdict == "accepted"
+
+
+def test_the_comparison_sees_an_sdk_refusal() -> None:
+    case = Case("run", "tags", {"tags": "not-a-list"})
+    assert run_sdk(case).verdict == "TypeError"
+    assert run_sandgate(case).verdict == "TypeError"
