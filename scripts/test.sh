@@ -2,6 +2,7 @@
 # README's second command: every test suite, as CI runs it.
 #   C++ unit tests, the conformance vectors, the hostile-input catalogue and the generated-docs
 #   check, all under AddressSanitizer + UndefinedBehaviorSanitizer;
+#   the scaling test (every list and map of the schemas, work per doubling under callgrind);
 #   the Python and Node suites (the same conformance vectors through each binding);
 #   the packages as users install them: the C++ package (tests/consumer, find_package(sandgate)),
 #   the Python sdist and wheel (auditwheel), the npm tarball;
@@ -42,6 +43,14 @@ core() { cmake --preset bindings-core >/dev/null && cmake --build --preset bindi
 step "core library for the bindings" core
 export SANDGATE_PREBUILT_CORE="$PWD/build/bindings-core"
 [ -x scripts/test-consumer.sh ] && step "C++ package: cmake --install + find_package consumer" ./scripts/test-consumer.sh
+# Issue 11: no rule's work may grow faster than its input. Every list and map of the four schemas
+# at 1, 128, 256 and 512 entries, instructions counted under callgrind (tests/scaling/), through
+# the release core just built; the same at the node limit is bench/scaling.sh.
+scaling() {
+  cmake --build build/bindings-core --target sandgate_scaling &&
+    python3 tests/scaling/scaling.py --driver build/bindings-core/tests/scaling/sandgate_scaling --sizes 128,256,512
+}
+step "Scaling: work per doubling of every list and map (callgrind)" scaling
 [ -x scripts/test-python.sh ] && step "Python binding" ./scripts/test-python.sh
 [ -x scripts/test-packaging.sh ] && step "Python package: sdist + wheel, auditwheel, fresh venv" ./scripts/test-packaging.sh
 [ -x scripts/test-node.sh ] && step "Node binding" ./scripts/test-node.sh

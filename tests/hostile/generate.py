@@ -191,6 +191,49 @@ def many_documents(count):
     return "---\n{}\n" * count
 
 
+# ---- lists a rule could compare pairwise (issue 11: each answered in well under a second) -------
+
+def source_ip_cidrs(count, fmt="yaml"):
+    """A policy whose control_plane_access.source_ip_allowlist.cidrs holds `count` canonical
+    prefixes (limit 256): /32 hosts of 100.64.0.0/10, every 8th a /24 covering the hosts after it,
+    every 16th an IPv6 /64; the last entry repeats the first (an equal, later entry is covered)."""
+    def cidr(i):
+        if i % 16 == 15:
+            return "2001:db8:%x:%x::/64" % (i >> 16, i & 0xFFFF)
+        if i % 8 == 0:
+            return "100.%d.%d.0/24" % (64 + (i >> 16), (i >> 8) & 255)
+        return "100.%d.%d.%d/32" % (64 + (i >> 16), (i >> 8) & 255, i & 255)
+    items = [cidr(i) for i in range(count - 1)] + [cidr(0)]
+    if fmt == "json":
+        return '{"control_plane_access": {"source_ip_allowlist": {"cidrs": [\n' + ",\n".join('"%s"' % c for c in items) + "]}}}\n"
+    return "control_plane_access:\n  source_ip_allowlist:\n    cidrs:\n" + "".join('      - "%s"\n' % c for c in items)
+
+
+def many_tags(count, fmt="yaml"):
+    """A sandbox with `count` tags, all distinct but the last, which repeats the first."""
+    tags = ["t%d" % i for i in range(count - 1)] + ["t0"]
+    if fmt == "json":
+        return '{"container_image": "python:3.11", "tags": [\n' + ",\n".join('"%s"' % t for t in tags) + "]}\n"
+    return "container_image: python:3.11\ntags:\n" + "".join("  - %s\n" % t for t in tags)
+
+
+def denied_prefixes(count, fmt="yaml"):
+    """A policy with `count` denied annotation prefixes p<i>.example.com/ (for many_annotations)."""
+    prefixes = ["p%d.example.com/" % i for i in range(count)]
+    if fmt == "json":
+        return '{"constraints": {"metadata": {"denied_annotation_prefixes": [\n' + ",\n".join('"%s"' % p for p in prefixes) + "]}}}\n"
+    return "constraints:\n  metadata:\n    denied_annotation_prefixes:\n" + "".join("      - %s\n" % p for p in prefixes)
+
+
+def many_annotations(count, every=1000, fmt="yaml"):
+    """A sandbox with `count` annotations a<i>.example.com/k; every `every`-th key is
+    p<i>.example.com/k instead, which denied_prefixes(count) denies."""
+    keys = [("p%d.example.com/k" if i % every == every - 1 else "a%d.example.com/k") % i for i in range(count)]
+    if fmt == "json":
+        return '{"container_image": "python:3.11", "annotations": {\n' + ",\n".join('"%s": "v"' % k for k in keys) + "}}\n"
+    return "container_image: python:3.11\nannotations:\n" + "".join("  %s: v\n" % k for k in keys)
+
+
 KINDS = {f.__name__: f for f in [
     deep_yaml_block_map, deep_yaml_block_seq, deep_yaml_flow, deep_yaml_flow_map, deep_json,
     deep_yaml_base_maps, deep_json_base_objects, deep_yaml_flow_base_maps,
@@ -198,18 +241,20 @@ KINDS = {f.__name__: f for f in [
     nodes, one_line_json, one_line_yaml_flow, flow_flood, bracket_flood,
     alias_uses, alias_flood, alias_bytes, anchors_nested,
     duplicate_keys, duplicate_keys_long_path, unknown_keys, many_documents,
+    source_ip_cidrs, many_tags, denied_prefixes, many_annotations,
 ]}
 
 
-def generate_case(case, outdir):
-    """Writes the generated input of one manifest case into `outdir`; returns its path."""
+def generate_case(case, outdir, suffix=""):
+    """Writes the generated input of one manifest case (or of its `check` policy, with a suffix)
+    into `outdir`; returns its path."""
     spec = dict(case["generate"])
     kind = spec.pop("kind")
     if kind not in KINDS:
         raise ValueError("%s: unknown generator kind %r" % (case["name"], kind))
     text = KINDS[kind](**spec)
     data = text.encode("utf-8") if isinstance(text, str) else text
-    path = os.path.join(outdir, case["name"] + "." + case.get("ext", "yaml"))
+    path = os.path.join(outdir, case["name"] + suffix + "." + case.get("ext", "yaml"))
     with open(path, "wb") as f:
         f.write(data)
     return path
@@ -225,8 +270,12 @@ def main(argv):
     outdir, names = argv[1], set(argv[2:])
     os.makedirs(outdir, exist_ok=True)
     for case in manifest["cases"]:
-        if "generate" in case and (not names or case["name"] in names):
-            print(generate_case(case, outdir))
+        if not names or case["name"] in names:
+            if "generate" in case:
+                print(generate_case(case, outdir))
+            policy = case.get("check", {}).get("policy", {})
+            if "generate" in policy:
+                print(generate_case(dict(policy, name=case["name"]), outdir, "-policy"))
     return 0
 
 

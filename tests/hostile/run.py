@@ -4,7 +4,8 @@
     python3 tests/hostile/run.py --sandgate build/default/sandgate [--timeout 2] [--jobs N]
                                  [--max-rss-mb 512] [--filter TEXT] [--keep]
 
-Every case runs `sandgate policy validate FILE --format json [ARGS]` and fails when it takes
+Every case runs `sandgate policy validate FILE --format json [ARGS]` (or, for a case with
+"check", `sandgate check FILE --policy POLICY --format json [ARGS]`) and fails when it takes
 longer than --timeout seconds (wall time), dies from a signal, prints nothing parsable, reports a
 sanitizer error, uses more than --max-rss-mb of memory (0: no check; sanitizer builds need it
 off), exits with another status than expected, or misses an expected diagnostic. Large inputs are
@@ -138,9 +139,13 @@ def shorten(s, limit=60):
     return s[:limit] + "…(%d chars)" % len(s)
 
 
-def run_case(case, path, args):
+def run_case(case, path, args, policy=None):
     outcome = Outcome(case)
-    argv = [args.sandgate, "policy", "validate", path, "--format", "json"] + case.get("args", [])
+    if "check" in case:
+        argv = [args.sandgate, "check", path, "--format", "json"] + (["--policy", policy] if policy else [])
+    else:
+        argv = [args.sandgate, "policy", "validate", path, "--format", "json"]
+    argv += case.get("args", [])
     limit = min(args.timeout, case.get("max_seconds", args.timeout))
     status, out, err, seconds, rss_mb, timed_out = run_process(argv, limit)
     outcome.exit, outcome.seconds, outcome.rss_mb = status, seconds, rss_mb
@@ -170,7 +175,8 @@ def run_case(case, path, args):
     return outcome
 
 
-CASE_KEYS = {"name", "about", "file", "generate", "ext", "args", "expect", "known_issue", "max_seconds"}
+CASE_KEYS = {"name", "about", "file", "generate", "ext", "args", "expect", "known_issue", "max_seconds", "check", "alone"}
+CHECK_KEYS = {"policy"}
 EXPECT_KEYS = {"exit", "codes", "path", "line", "column", "only", "allow"}
 
 
@@ -183,6 +189,11 @@ def check_manifest(cases):
         problems += ["unknown expect key %r" % k for k in sorted(set(c.get("expect", {})) - EXPECT_KEYS)]
         if ("file" in c) == ("generate" in c):
             problems.append("needs exactly one of file and generate")
+        if "check" in c:
+            problems += ["unknown check key %r" % k for k in sorted(set(c["check"]) - CHECK_KEYS)]
+            policy = c["check"].get("policy")
+            if policy is not None and ("file" in policy) == ("generate" in policy):
+                problems.append("check.policy needs exactly one of file and generate")
         if "exit" not in c.get("expect", {}) or "codes" not in c.get("expect", {}):
             problems.append("expect needs exit and codes")
         if where in names:
@@ -196,6 +207,16 @@ def case_input(case, tmpdir):
     if "file" in case:
         return os.path.join(HERE, case["file"])
     return generate.generate_case(case, tmpdir)
+
+
+def case_policy(case, tmpdir):
+    """The policy file of a `check` case (None without one)."""
+    policy = case.get("check", {}).get("policy")
+    if not policy:
+        return None
+    if "file" in policy:
+        return os.path.join(HERE, policy["file"])
+    return generate.generate_case(dict(policy, name=case["name"]), tmpdir, "-policy")
 
 
 def main():
@@ -221,13 +242,23 @@ def main():
     tmpdir = tempfile.mkdtemp(prefix="sandgate-hostile-")
     try:
         started = time.monotonic()
-        inputs = [(c, case_input(c, tmpdir)) for c in cases]
+        inputs = [(c, case_input(c, tmpdir), case_policy(c, tmpdir)) for c in cases]
         generated_in = time.monotonic() - started
+        # Cases marked "alone" (the heaviest) run one at a time after the others, so that their
+        # time is theirs and not shared with three other cases on a two-core machine.
+        shared = [i for i in inputs if not i[0].get("alone")]
+        alone = [i for i in inputs if i[0].get("alone")]
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            futures = [pool.submit(run_case, c, p, args) for c, p in inputs]
+            futures = [pool.submit(run_case, c, p, args, policy) for c, p, policy in shared]
             outcomes = []
-            for fut in futures:
-                o = fut.result()
+
+            def results():
+                for fut in futures:
+                    yield fut.result()
+                for c, p, policy in alone:
+                    yield run_case(c, p, args, policy)
+
+            for o in results():
                 outcomes.append(o)
                 detail = "; ".join(o.problems) if o.problems else " ".join(o.codes) or "-"
                 if o.known_issue and o.problems:

@@ -67,10 +67,11 @@ void check_annotations(const RuleInput& in, const model::PolicyModel& pm, Resolu
   const auto& annotations = in.request.annotations;
   for (const auto& a : annotations) {
     if (!a.key_ok) continue;
-    // R-ANN-2: a plain, case-sensitive starts_with on the key exactly as given.
-    for (std::size_t i = 0; i < pm.denied_annotation_prefixes.size(); ++i) {
-      const std::string& prefix = pm.denied_annotation_prefixes[i];
-      if (!starts_with(a.key, prefix)) continue;
+    // R-ANN-2: a plain, case-sensitive starts_with on the key exactly as given, against the
+    // prefixes sorted once (nested prefixes: the shortest is named).
+    if (auto match = pm.denied_prefix_set.find(a.key)) {
+      std::size_t i = match->index;
+      std::string_view prefix = match->prefix;
       Finding& found = f.add(Code::ANNOTATION_DENIED_PREFIX, in_request_key(a.origin), [](const FindingContext& cx, const Finding& x, std::string& m, std::string& h) {
         const auto* ann = static_cast<const model::Annotation*>(x.p[0]);
         std::string denied(x.s[0]);
@@ -81,7 +82,6 @@ void check_annotations(const RuleInput& in, const model::PolicyModel& pm, Resolu
       found.p[0] = &a;
       found.s[0] = prefix;
       relate_policy(found, pm.denied_annotation_prefix_origins[i], "the prefix is denied here");
-      break;
     }
   }
   // R-ANN-4: the policy's count applies to the client's annotations.

@@ -19,8 +19,12 @@ enum ImageProblem : std::int64_t { k_registry = 0, k_image = 1 };
 void image_message(const FindingContext& cx, const Finding& x, std::string& m, std::string& h) {
   const auto* img = static_cast<const ImageRef*>(x.p[0]);
   if (x.n[0] == k_registry) {
+    // A long allowlist is named by its first entries.
+    constexpr std::size_t k_listed = 10;
+    const auto& all = cx.policy.allowed_registries;
     std::string list;
-    for (const auto& r : cx.policy.allowed_registries) list += (list.empty() ? "" : ", ") + r;
+    for (std::size_t i = 0; i < all.size() && i < k_listed; ++i) list += (list.empty() ? "" : ", ") + all[i];
+    if (all.size() > k_listed) list += " and " + std::to_string(all.size() - k_listed) + " more";
     m = "image \"" + img->text + "\" (" + img->repository + ") is not from an allowed registry (" + list + ")";
     h = "use an image from an allowed registry";
   } else {
@@ -30,15 +34,10 @@ void image_message(const FindingContext& cx, const Finding& x, std::string& m, s
 }
 
 // Whether the policy refuses `img`; sets the finding's reason and related place.
+// The allowlists are indexed when the policy is compiled: a lookup per image, not a scan.
 std::optional<ImageProblem> image_problem(const ImageRef& img, const model::PolicyModel& pm) {
-  if (!pm.registry_prefixes.empty() &&
-      std::none_of(pm.registry_prefixes.begin(), pm.registry_prefixes.end(), [&](const std::string& p) { return in_registry(img.repository, p); })) {
-    return k_registry;
-  }
-  if (!pm.image_entries.empty() &&
-      std::none_of(pm.image_entries.begin(), pm.image_entries.end(), [&](const ImageRef& e) { return image_allowed(img, e); })) {
-    return k_image;
-  }
+  if (!pm.registry_prefixes.empty() && !pm.registry_allows(img.repository)) return k_registry;
+  if (!pm.image_entries.empty() && !pm.image_allows(img)) return k_image;
   return std::nullopt;
 }
 
@@ -65,7 +64,7 @@ void check_security_context(const model::SecurityContext& sc, const model::Polic
     relate_policy(found, pm.allow_privileged_origin, "allow_privileged is set here");
   }
   for (const auto& cap : sc.capabilities_add) {
-    if (std::find(pm.capability_names.begin(), pm.capability_names.end(), cap.normalized) != pm.capability_names.end()) continue;
+    if (std::binary_search(pm.capability_names.begin(), pm.capability_names.end(), cap.normalized)) continue;
     Finding& found = f.add(Code::SECURITY_NOT_ALLOWED, in_request(cap.at), [](const FindingContext& cx, const Finding& x, std::string& m, std::string& h) {
       const auto* capability = static_cast<const model::SecurityContext::Capability*>(x.p[0]);
       m = "capability " + capability->display + " is not in the policy's allowed_capabilities" +
@@ -77,7 +76,7 @@ void check_security_context(const model::SecurityContext& sc, const model::Polic
   }
   if (const model::Text& sp = sc.seccomp_profile) {
     const auto& allowed = pm.allowed_seccomp_profiles;
-    bool ok = allowed.empty() ? sp.value == "RuntimeDefault" : std::find(allowed.begin(), allowed.end(), sp.value) != allowed.end();
+    bool ok = allowed.empty() ? sp.value == "RuntimeDefault" : std::binary_search(pm.seccomp_sorted.begin(), pm.seccomp_sorted.end(), sp.value);
     if (!ok) {
       Finding& found = f.add(Code::SECURITY_NOT_ALLOWED, in_request(sp.origin), [](const FindingContext& cx, const Finding& x, std::string& m, std::string& h) {
         const auto* profile = static_cast<const model::Text*>(x.p[0]);

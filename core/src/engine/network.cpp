@@ -6,6 +6,7 @@
 #include <map>
 
 #include "engine/rules.h"
+#include "util/address_set.h"
 
 namespace sandgate::engine {
 namespace {
@@ -60,36 +61,67 @@ bool superset(const std::map<std::string, std::string>& have, const std::map<std
   });
 }
 
+// Whether `name` is excepted by envelope rule `e`'s hostname_except: an except x excludes it when
+// host_matches(x, name) or host_matches(name, x).
+bool excepted(const NetRule& e, std::string_view name) {
+  return std::any_of(e.hostname_except.begin(), e.hostname_except.end(),
+                     [&](const std::string& x) { return host_matches(x, name) || host_matches(name, x); });
+}
+
+// Whether every address of the declared CIDR rule lies in the envelope's CIDR rules that allow its
+// ports. When every CIDR rule of the envelope allows every port, the union was built when the
+// policy was compiled; otherwise a small envelope is searched rule by rule (splitting the prefix
+// where no single rule decides), and a large one gets its union for these ports built here, once
+// per distinct port list of the declared rules (`built`).
+struct CidrUnions {
+  std::vector<std::pair<const model::PortSpans*, AddressSet>> built;
+};
+
+bool cidr_inside(const NetRule& d, const std::vector<NetRule>& envelope, const model::EnvelopeIndex& index, CidrUnions& unions) {
+  if (!index.has_port_limited_cidrs()) return index.all_port_cidrs().covers(*d.prefix, d.except);
+  constexpr std::size_t k_searched = 32;
+  if (index.cidr_rules().size() <= k_searched) {
+    int budget = 4096;
+    return cidr_covered(*d.prefix, envelope, d.spans, d.except, budget);
+  }
+  for (const auto& [spans, set] : unions.built) {
+    if (spans->all == d.spans.all && spans->covers(d.spans) && d.spans.covers(*spans)) return set.covers(*d.prefix, d.except);
+  }
+  AddressSet set;
+  for (std::size_t i : index.cidr_rules()) {
+    const NetRule& e = envelope[i];
+    if (e.spans.covers(d.spans)) set.add(*e.prefix, e.except);
+  }
+  set.build();
+  unions.built.emplace_back(&d.spans, std::move(set));
+  return unions.built.back().second.covers(*d.prefix, d.except);
+}
+
 // Whether the envelope admits the declared rule (SPEC §6.7; reference §3.5).
-bool inside(const NetRule& d, const std::vector<NetRule>& envelope) {
+bool inside(const NetRule& d, const std::vector<NetRule>& envelope, const model::EnvelopeIndex& index, CidrUnions& unions) {
   auto env_any = [&] {
-    return std::any_of(envelope.begin(), envelope.end(),
-                       [&](const NetRule& e) { return e.kind() == PeerKind::any && e.any && e.spans.covers(d.spans); });
+    return std::any_of(index.any_rules().begin(), index.any_rules().end(), [&](std::size_t i) { return envelope[i].spans.covers(d.spans); });
   };
   switch (d.kind()) {
-    case PeerKind::cidr: {
+    case PeerKind::cidr:
       if (env_any() || !d.prefix) return true;  // a malformed prefix was reported already
-      int budget = 4096;
-      return cidr_covered(*d.prefix, envelope, d.spans, d.except, budget);
-    }
+      return cidr_inside(d, envelope, index, unions);
     case PeerKind::tenant:
-      return env_any() || std::any_of(envelope.begin(), envelope.end(), [&](const NetRule& e) {
-               return e.kind() == PeerKind::tenant && e.tenant == d.tenant && e.spans.covers(d.spans);
+      return env_any() || std::any_of(index.tenant_rules().begin(), index.tenant_rules().end(), [&](std::size_t i) {
+               return envelope[i].tenant == d.tenant && envelope[i].spans.covers(d.spans);
              });
     case PeerKind::any:
       return env_any();
     case PeerKind::hostname:
       if (env_any()) return true;
-      for (const auto& e : envelope) {
-        if (e.kind() != PeerKind::hostname || !host_matches(e.hostname, d.hostname) || !e.spans.covers(d.spans)) continue;
-        bool excepted = std::any_of(e.hostname_except.begin(), e.hostname_except.end(),
-                                    [&](const std::string& x) { return host_matches(x, d.hostname) || host_matches(d.hostname, x); });
-        if (!excepted) return true;
-      }
-      return false;
+      return index.any_host(d.hostname, [&](std::size_t i) {
+        const NetRule& e = envelope[i];
+        return host_matches(e.hostname, d.hostname) && e.spans.covers(d.spans) && !excepted(e, d.hostname);
+      });
     case PeerKind::selector:
-      return std::any_of(envelope.begin(), envelope.end(), [&](const NetRule& e) {
-        return e.kind() == PeerKind::selector && e.has_namespace_labels == d.has_namespace_labels && superset(d.pod_labels, e.pod_labels) &&
+      return std::any_of(index.selector_rules().begin(), index.selector_rules().end(), [&](std::size_t i) {
+        const NetRule& e = envelope[i];
+        return e.has_namespace_labels == d.has_namespace_labels && superset(d.pod_labels, e.pod_labels) &&
                superset(d.namespace_labels, e.namespace_labels) && e.spans.covers(d.spans);
       });
     case PeerKind::none:
@@ -128,6 +160,7 @@ void report_outside(Findings& f, const model::DeclaredRule& d, bool ingress, con
 
 void check_network(const RuleInput& in, const model::PolicyModel& pm, Resolution& res, Findings& f) {
   const model::RequestModel& req = in.request;
+  CidrUnions egress_unions;
   for (const auto& d : req.egress) {
     if (d.rule.kind() == PeerKind::hostname && pm.deny_hostname_rules) {
       Finding& found = f.add(Code::NET_HOSTNAME_DENIED, in_request(d.dns_at ? *d.dns_at : d.at),
@@ -139,11 +172,12 @@ void check_network(const RuleInput& in, const model::PolicyModel& pm, Resolution
       continue;
     }
     if (pm.allowed_egress.empty()) continue;  // no envelope: no restriction
-    if (!inside(d.rule, pm.allowed_egress)) report_outside(f, d, false, pm.allowed_egress_origin);
+    if (!inside(d.rule, pm.allowed_egress, pm.egress_envelope, egress_unions)) report_outside(f, d, false, pm.allowed_egress_origin);
   }
   if (!req.deny_ingress && !pm.allowed_ingress.empty()) {
+    CidrUnions ingress_unions;
     for (const auto& d : req.ingress) {
-      if (!inside(d.rule, pm.allowed_ingress)) report_outside(f, d, true, pm.allowed_ingress_origin);
+      if (!inside(d.rule, pm.allowed_ingress, pm.ingress_envelope, ingress_unions)) report_outside(f, d, true, pm.allowed_ingress_origin);
     }
   }
   // The effective rules: declared, else the policy's defaults, else nothing.

@@ -30,6 +30,16 @@ struct Cursor {
     c.layer = layer;
     return c;
   }
+  // The cursor of one of this object's members, found by reference: iterating a map and looking
+  // each key up again by name would be quadratic.
+  Cursor member_of(const Member& m) const {
+    Cursor c;
+    c.node = &m.value;
+    c.member = &m;
+    c.path = pointer_join(path, m.input_key());
+    c.layer = layer;
+    return c;
+  }
   Cursor at(std::size_t i) const {
     Cursor c;
     if (!node || !node->is_array() || i >= node->items.size()) return c;

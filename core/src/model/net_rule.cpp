@@ -62,4 +62,18 @@ const BaseAnnotation* PolicyModel::base_annotation(std::string_view key) const {
   return it != base_annotations.end() && it->key == key ? &*it : nullptr;
 }
 
+bool PolicyModel::registry_allows(std::string_view repository) const {
+  return std::binary_search(registry_sorted.begin(), registry_sorted.end(), repository, std::less<>()) ||
+         registry_children.find(repository).has_value();
+}
+
+bool PolicyModel::image_allows(const ImageRef& image) const {
+  auto [lo, hi] = std::equal_range(images_sorted.begin(), images_sorted.end(), image,
+                                   [](const ImageRef& a, const ImageRef& b) { return a.repository < b.repository; });
+  for (auto it = lo; it != hi; ++it) {
+    if (image_allowed(image, *it)) return true;
+  }
+  return false;
+}
+
 }  // namespace sandgate::model

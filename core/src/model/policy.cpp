@@ -158,13 +158,15 @@ void build_model(const Cursor& root, model::PolicyModel& m, DiagnosticSink& sink
     m.scheduler_name_origin = origin(base["spec"]["schedulerName"]);
     if (Cursor ann = base["metadata"]["annotations"]; ann && ann.node->is_object()) {
       for (const auto& a : ann.node->members) {
-        if (!a.value.is_string()) continue;
-        Cursor at = ann[a.key];
-        auto it = std::lower_bound(m.base_annotations.begin(), m.base_annotations.end(), a.key,
-                                   [](const model::BaseAnnotation& b, const std::string& k) { return b.key < k; });
-        if (it != m.base_annotations.end() && it->key == a.key) continue;  // a duplicate key was reported
-        m.base_annotations.insert(it, {a.key, a.value.text, origin(at)});
+        if (a.value.is_string()) m.base_annotations.push_back({a.key, a.value.text, origin(ann.member_of(a))});
       }
+      // Sorted for lookups by key; of a duplicate key (already reported) the first one stays.
+      std::stable_sort(m.base_annotations.begin(), m.base_annotations.end(),
+                       [](const model::BaseAnnotation& x, const model::BaseAnnotation& y) { return x.key < y.key; });
+      m.base_annotations.erase(
+          std::unique(m.base_annotations.begin(), m.base_annotations.end(),
+                      [](const model::BaseAnnotation& x, const model::BaseAnnotation& y) { return x.key == y.key; }),
+          m.base_annotations.end());
     }
     read_base_containers(base["spec"]["containers"], m);
   }
@@ -187,16 +189,29 @@ void build_model(const Cursor& root, model::PolicyModel& m, DiagnosticSink& sink
 
   m.allowed_registries = c["image"]["allowed_registries"].strings();
   m.allowed_registries_origin = origin(c["image"]["allowed_registries"]);
-  for (const auto& r : m.allowed_registries) m.registry_prefixes.push_back(registry_prefix(r));
+  std::vector<std::string> children;
+  for (const auto& r : m.allowed_registries) {
+    m.registry_prefixes.push_back(registry_prefix(r));
+    if (!m.registry_prefixes.back().empty()) {
+      m.registry_sorted.push_back(m.registry_prefixes.back());
+      children.push_back(m.registry_prefixes.back() + "/");
+    }
+  }
+  std::sort(m.registry_sorted.begin(), m.registry_sorted.end());
+  m.registry_children = PrefixSet(children);
   m.allowed_images = c["image"]["allowed_images"].strings();
   m.allowed_images_origin = origin(c["image"]["allowed_images"]);
   for (const auto& e : m.allowed_images) m.image_entries.push_back(parse_image(e));
+  m.images_sorted = m.image_entries;
+  std::sort(m.images_sorted.begin(), m.images_sorted.end(), [](const ImageRef& a, const ImageRef& b) { return a.repository < b.repository; });
 
   Cursor net = c["network"];
   m.allowed_egress = read_rules(net["allowed_egress"]);
   m.allowed_egress_origin = origin(net["allowed_egress"]);
   m.default_egress = read_rules(net["default_egress"]);
+  m.egress_envelope.build(m.allowed_egress);
   m.allowed_ingress = read_rules(net["allowed_ingress"]);
+  m.ingress_envelope.build(m.allowed_ingress);
   m.allowed_ingress_origin = origin(net["allowed_ingress"]);
   m.default_ingress = read_rules(net["default_ingress"]);
   m.deny_hostname_rules = net["deny_https_hostname_rules"].boolean();
@@ -209,8 +224,11 @@ void build_model(const Cursor& root, model::PolicyModel& m, DiagnosticSink& sink
   m.allowed_capabilities = sec["allowed_capabilities"].strings();
   m.allowed_capabilities_origin = origin(sec["allowed_capabilities"]);
   for (const auto& cap : m.allowed_capabilities) m.capability_names.push_back(capability_name(cap));
+  std::sort(m.capability_names.begin(), m.capability_names.end());
   m.allowed_seccomp_profiles = sec["allowed_seccomp_profiles"].strings();
   m.allowed_seccomp_profiles_origin = origin(sec["allowed_seccomp_profiles"]);
+  m.seccomp_sorted = m.allowed_seccomp_profiles;
+  std::sort(m.seccomp_sorted.begin(), m.seccomp_sorted.end());
   m.allowed_runtime_classes = sec["allowed_runtime_classes"].strings();
   m.allowed_runtime_classes_origin = origin(sec["allowed_runtime_classes"]);
   m.default_cpu_runtime_class = sec["default_cpu_runtime_class"].str();
@@ -230,6 +248,7 @@ void build_model(const Cursor& root, model::PolicyModel& m, DiagnosticSink& sink
     m.denied_annotation_prefixes.push_back(denied.at(i).node->text);
     m.denied_annotation_prefix_origins.push_back(origin(denied.at(i)));
   }
+  m.denied_prefix_set = PrefixSet(m.denied_annotation_prefixes);
   if (Cursor n = c["metadata"]["max_annotation_count"]; n.is_int() && n.node->integer >= 0) {
     m.max_annotation_count = n.node->integer;
     m.max_annotation_count_origin = origin(n);

@@ -12,8 +12,10 @@
 #include "sandgate/node.h"
 #include "sandgate/quantity.h"
 #include "model/cursor.h"
+#include "model/envelope.h"
 #include "util/image.h"
 #include "util/net.h"
+#include "util/prefix_set.h"
 
 namespace sandgate::model {
 
@@ -112,10 +114,18 @@ struct PolicyModel {
   std::vector<std::string> allowed_registries, allowed_images;
   std::vector<std::string> registry_prefixes;  // allowed_registries as repository prefixes
   std::vector<ImageRef> image_entries;          // allowed_images, parsed
+  // The same, indexed: prefixes sorted (a repository is one of them, or lies under "<prefix>/"),
+  // images sorted by repository.
+  std::vector<std::string> registry_sorted;
+  PrefixSet registry_children;  // each prefix + "/"
+  std::vector<ImageRef> images_sorted;
+  bool registry_allows(std::string_view repository) const;
+  bool image_allows(const ImageRef& image) const;
   Origin allowed_registries_origin, allowed_images_origin;
 
   // constraints.network
   std::vector<NetRule> allowed_egress, default_egress, allowed_ingress, default_ingress;
+  EnvelopeIndex egress_envelope, ingress_envelope;  // allowed_egress and allowed_ingress, indexed
   Origin allowed_egress_origin, allowed_ingress_origin;
   bool deny_hostname_rules = false;
   Origin deny_hostname_rules_origin;
@@ -124,7 +134,8 @@ struct PolicyModel {
   // constraints.security
   bool allow_privileged = false;
   std::vector<std::string> allowed_capabilities, allowed_seccomp_profiles, allowed_runtime_classes;
-  std::vector<std::string> capability_names;  // allowed_capabilities upper case without CAP_
+  std::vector<std::string> capability_names;  // allowed_capabilities upper case without CAP_, sorted
+  std::vector<std::string> seccomp_sorted;    // allowed_seccomp_profiles, sorted
   Origin allow_privileged_origin, allowed_capabilities_origin, allowed_seccomp_profiles_origin,
       allowed_runtime_classes_origin;
   std::string default_cpu_runtime_class, default_gpu_runtime_class;
@@ -137,6 +148,7 @@ struct PolicyModel {
   Origin default_lifetime_seconds_origin;
   std::vector<std::string> denied_annotation_prefixes;
   std::vector<Origin> denied_annotation_prefix_origins;  // one per entry
+  PrefixSet denied_prefix_set;  // the same, for matching keys (R-ANN-2); index into the lists above
   std::int64_t max_annotation_count = 0;
   Origin max_annotation_count_origin;
   std::vector<std::string> allowed_media;  // STORAGE_MEDIUM_*

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "model/request_compiler.h"
+#include "util/path_overlap.h"
 #include "util/text.h"
 
 namespace sandgate::model {
@@ -219,7 +220,7 @@ void read_volumes(RequestCompiler& c) {
   auto add_files = [&](const Cursor& mf) {
     if (!mf) return;
     if (mf.node->is_object()) {
-      for (const auto& mem : mf.node->members) files.emplace_back(mem.key, mf[mem.key]);
+      for (const auto& mem : mf.node->members) files.emplace_back(mem.key, mf.member_of(mem));
     } else {
       for (std::size_t i = 0; i < mf.size(); ++i) {
         Cursor f = mf.at(i);
@@ -230,6 +231,8 @@ void read_volumes(RequestCompiler& c) {
   add_files(c.field("mounted_files"));
   for (std::size_t i = 0; i < containers.size(); ++i) add_files(containers.at(i)["mounted_files"]);
   std::unordered_map<std::string_view, std::size_t> file_paths;
+  std::vector<std::string_view> absolute_files;  // the files that take part in the overlap check
+  std::vector<std::size_t> absolute_index;       // their index in `files`
   for (std::size_t i = 0; i < files.size(); ++i) {
     const auto& [path, at] = files[i];
     if (path.empty() || path.front() != '/') {
@@ -238,21 +241,24 @@ void read_volumes(RequestCompiler& c) {
                "give the full path including the file name, e.g. /app/config.json");
       continue;
     }
+    absolute_files.push_back(path);
+    absolute_index.push_back(i);
     if (auto it = file_paths.find(path); it != file_paths.end()) {
       Diagnostic& d = c.report(Code::MOUNTED_FILE_DUPLICATE, at, "mounted file path " + path + " is used twice", "mount each file once");
       c.relate(d, origin_of(files[it->second].second), "the first file at this path");
     } else {
       file_paths.emplace(path, i);
     }
-    for (std::size_t v = 0; v < m.volumes.size(); ++v) {
-      const std::string& mp = r.mount_path[v];
-      if (!mp.empty() && (under(path, mp) || under(mp, path))) {
-        Diagnostic& d = c.report_at(Code::MOUNT_PATH_FILE_OVERLAP, *r.mount_at[v],
-                                    "volume \"" + m.volumes[v].name + "\" mounts at " + mp + ", which overlaps the mounted file " + path,
-                                    "mount the volume elsewhere, or move the file");
-        c.relate(d, origin_of(at), "the mounted file");
-      }
-    }
+  }
+  // A mount path equal to, above or under a mounted file: found through each path's ancestors
+  // (util/path_overlap.h), not by comparing every file with every volume.
+  std::vector<std::string_view> volume_paths(r.mount_path.begin(), r.mount_path.end());
+  for (auto [fi, vi] : overlapping_paths(absolute_files, volume_paths)) {
+    const auto& [path, at] = files[absolute_index[fi]];
+    Diagnostic& d = c.report_at(Code::MOUNT_PATH_FILE_OVERLAP, *r.mount_at[vi],
+                                "volume \"" + m.volumes[vi].name + "\" mounts at " + r.mount_path[vi] + ", which overlaps the mounted file " + path,
+                                "mount the volume elsewhere, or move the file");
+    c.relate(d, origin_of(at), "the mounted file");
   }
 
   // R-VOL-3 needs to know where each volume is mounted: a volume with a mount_path mounts on the

@@ -99,7 +99,7 @@ void read_runner(const Cursor& c, std::size_t index, const std::string& file, mo
     r.policy = load.policy;
   }
   (void)index;
-  m.runners.push_back(std::move(r));
+  m.add(std::move(r));
 }
 
 }  // namespace

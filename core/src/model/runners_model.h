@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "model/policy_model.h"
@@ -34,11 +35,15 @@ struct Runner {
 
 struct RunnersModel {
   std::vector<Runner> runners;
+  // The first runner of each id (a hash lookup: runner_ids × runners must not be pairwise).
+  std::unordered_map<std::string, std::size_t> first_of_id;
+  void add(Runner r) {
+    first_of_id.emplace(r.id, runners.size());
+    runners.push_back(std::move(r));
+  }
   const Runner* find(const std::string& id) const {
-    for (const auto& r : runners) {
-      if (r.id == id) return &r;
-    }
-    return nullptr;
+    auto it = first_of_id.find(id);
+    return it == first_of_id.end() ? nullptr : &runners[it->second];
   }
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "util/net.h"
 #include "util/text.h"
 
 namespace sandgate::rules {
@@ -135,30 +136,69 @@ void check_runtime_class_defaults(const Cursor& policy, const model::PolicyModel
   }
 }
 
-// P-12: the control-plane source IP allowlist.
+// P-12: the control-plane source IP allowlist: at most 256 entries, each a canonical prefix that
+// no other entry covers. Every entry is checked, in O(n log n) (find_covered_prefixes), because the
+// invalid and covered entries are what to fix or delete to get under the limit. Once the list is
+// over the limit its verdict cannot change, so the per-entry diagnostics stop being listed after
+// k_listed of each code: one more diagnostic, at the first entry left out, says how many there are.
 void check_source_ips(const Cursor& policy, DiagnosticSink& sink) {
   Cursor cidrs = policy["control_plane_access"]["source_ip_allowlist"]["cidrs"];
   if (!cidrs) return;
   constexpr std::size_t k_max = 256;
-  if (cidrs.size() > k_max) {
-    sink.add(Code::SOURCE_IP_TOO_MANY, cidrs.path, cidrs.mark(),
-             "source_ip_allowlist has " + std::to_string(cidrs.size()) + " CIDRs; at most 256 are accepted",
-             "merge adjacent ranges into wider prefixes");
-  }
-  std::vector<std::pair<Prefix, std::size_t>> parsed;
+  constexpr std::size_t k_listed = 100;
+  const bool over = cidrs.size() > k_max;
+
+  std::vector<Prefix> parsed;
+  std::vector<std::size_t> position;  // each parsed prefix's index in the list
+  struct Invalid {
+    std::size_t index;
+    PrefixProblem problem;
+    std::string canonical;
+  };
+  std::vector<Invalid> invalid;
   for (std::size_t i = 0; i < cidrs.size(); ++i) {
     Cursor c = cidrs.at(i);
     if (!c.node->is_string()) continue;
     auto p = parse_prefix(c.node->text);
-    switch (p.problem) {
-      case PrefixProblem::none: parsed.emplace_back(p.prefix, i); break;
+    if (p.problem == PrefixProblem::none) {
+      parsed.push_back(p.prefix);
+      position.push_back(i);
+    } else {
+      invalid.push_back(Invalid{i, p.problem, std::move(p.canonical)});
+    }
+  }
+  std::vector<CoveredPrefix> covered = find_covered_prefixes(parsed);
+
+  if (over) {
+    std::string message = "source_ip_allowlist has " + std::to_string(cidrs.size()) + " CIDRs; at most 256 are accepted";
+    if (!covered.empty()) message += " (" + std::to_string(covered.size()) + " of them are covered by other entries)";
+    sink.add(Code::SOURCE_IP_TOO_MANY, cidrs.path, cidrs.mark(), message,
+             covered.empty() ? "merge adjacent ranges into wider prefixes"
+                             : "remove the covered entries, and merge adjacent ranges into wider prefixes");
+  }
+  // Past the limit, the first k_listed of each code are listed and the rest are counted into one
+  // diagnostic at the first entry left out.
+  auto listed = [&](std::size_t n) { return !over || n < k_listed; };
+  auto summarise = [&](Code code, std::size_t total, std::size_t first_left_out, const std::string& what) {
+    Cursor first = cidrs.at(first_left_out);
+    sink.add(code, first.path, first.mark(),
+             std::to_string(total - k_listed) + " more " + what +
+                 " are not listed (the list is over its limit of 256); the first is " + first.node->display(),
+             "fix the ones listed and run again");
+  };
+
+  for (std::size_t n = 0; n < invalid.size() && listed(n); ++n) {
+    const Invalid& bad = invalid[n];
+    Cursor c = cidrs.at(bad.index);
+    switch (bad.problem) {
+      case PrefixProblem::none: break;
       case PrefixProblem::syntax:
         sink.add(Code::SOURCE_IP_INVALID, c.path, c.mark(), c.node->display() + " is not an IPv4 or IPv6 prefix",
                  "write e.g. \"203.0.113.0/24\" or \"2001:db8::/32\"");
         break;
       case PrefixProblem::not_canonical:
         sink.add(Code::SOURCE_IP_INVALID, c.path, c.mark(), c.node->display() + " is not canonical: it has host bits set",
-                 "write \"" + p.canonical + "\"");
+                 "write \"" + bad.canonical + "\"");
         break;
       case PrefixProblem::ipv4_mapped:
         sink.add(Code::SOURCE_IP_INVALID, c.path, c.mark(), c.node->display() + " is an IPv4-mapped IPv6 prefix",
@@ -166,21 +206,20 @@ void check_source_ips(const Cursor& policy, DiagnosticSink& sink) {
         break;
     }
   }
-  for (std::size_t a = 0; a < parsed.size(); ++a) {
-    for (std::size_t b = 0; b < parsed.size(); ++b) {
-      if (a == b) continue;
-      const auto& [pa, ia] = parsed[a];
-      const auto& [pb, ib] = parsed[b];
-      // Equal prefixes cover each other: report the later one only.
-      bool equal = pa.covers(pb) && pb.covers(pa);
-      if (pb.covers(pa) && (!equal || ib < ia)) {
-        Cursor c = cidrs.at(ia);
-        sink.add(Code::SOURCE_IP_REDUNDANT, c.path, c.mark(),
-                 "source IP prefix " + c.node->text + " is already covered by " + cidrs.at(ib).node->text,
-                 "remove the redundant prefix");
-        break;
-      }
-    }
+  if (over && invalid.size() > k_listed) {
+    summarise(Code::SOURCE_IP_INVALID, invalid.size(), invalid[k_listed].index,
+              "entries that are not canonical IPv4 or IPv6 prefixes");
+  }
+
+  for (std::size_t n = 0; n < covered.size() && listed(n); ++n) {
+    Cursor c = cidrs.at(position[covered[n].index]);
+    sink.add(Code::SOURCE_IP_REDUNDANT, c.path, c.mark(),
+             "source IP prefix " + c.node->text + " is already covered by " + cidrs.at(position[covered[n].by]).node->text,
+             "remove the redundant prefix");
+  }
+  if (over && covered.size() > k_listed) {
+    summarise(Code::SOURCE_IP_REDUNDANT, covered.size(), position[covered[k_listed].index],
+              "entries covered by another entry");
   }
 }
 

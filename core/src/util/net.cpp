@@ -1,6 +1,8 @@
 #include "util/net.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <numeric>
 #include <vector>
 
 namespace sandgate {
@@ -112,6 +114,52 @@ bool Prefix::covers(const Prefix& other) const {
   b.bits = bits;
   b = masked(b);
   return a.addr == b.addr;
+}
+
+std::vector<CoveredPrefix> find_covered_prefixes(const std::vector<Prefix>& prefixes) {
+  constexpr std::size_t k_none = static_cast<std::size_t>(-1);
+  std::vector<Prefix> net(prefixes.size());
+  for (std::size_t i = 0; i < prefixes.size(); ++i) net[i] = masked(prefixes[i]);
+  // Sorted by (family, network address, length, list position): a prefix comes before every
+  // prefix it covers, and equal prefixes are adjacent, in list order.
+  std::vector<std::size_t> order(net.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const Prefix &pa = net[a], &pb = net[b];
+    if (pa.v6 != pb.v6) return !pa.v6;
+    if (pa.addr != pb.addr) return pa.addr < pb.addr;
+    if (pa.bits != pb.bits) return pa.bits < pb.bits;
+    return a < b;
+  });
+  // The stack holds the chain of nested distinct prefixes that covers the current one; each level
+  // keeps the first list position among its own entries and those of every level below it.
+  struct Level {
+    std::size_t at;     // a position in `net` holding this level's prefix
+    std::size_t first;  // the smallest list position in this level and the levels below
+  };
+  std::vector<Level> stack;
+  std::vector<CoveredPrefix> out;
+  for (std::size_t k = 0; k < order.size();) {
+    const Prefix& p = net[order[k]];
+    std::size_t end = k + 1;
+    while (end < order.size() && net[order[end]].v6 == p.v6 && net[order[end]].bits == p.bits &&
+           net[order[end]].addr == p.addr) {
+      ++end;
+    }
+    // A level that does not cover p covers nothing after it either: whatever it covers sorts
+    // between it and the first prefix past its range.
+    while (!stack.empty() && !net[stack.back().at].covers(p)) stack.pop_back();
+    std::size_t below = stack.empty() ? k_none : stack.back().first;
+    std::size_t group_first = order[k];  // equal entries are in list order
+    for (std::size_t j = k; j < end; ++j) {
+      std::size_t by = std::min(below, j == k ? k_none : group_first);
+      if (by != k_none) out.push_back(CoveredPrefix{order[j], by});
+    }
+    stack.push_back(Level{order[k], std::min(below, group_first)});
+    k = end;
+  }
+  std::sort(out.begin(), out.end(), [](const CoveredPrefix& a, const CoveredPrefix& b) { return a.index < b.index; });
+  return out;
 }
 
 std::string format_prefix(const Prefix& p) {

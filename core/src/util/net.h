@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sandgate {
 
@@ -29,6 +30,17 @@ struct ParsedPrefix {
 // Parses "a.b.c.d/n" or an IPv6 prefix. `problem` says why it is not acceptable in a policy.
 ParsedPrefix parse_prefix(std::string_view text);
 std::string format_prefix(const Prefix& p);
+
+// The entries of a prefix list that another entry covers (P-12), in list order. For each, `by` is
+// the entry to name: the first in list order among those that cover it, where an equal prefix
+// counts only when it comes earlier (so of two equal entries the later one is reported).
+// O(n log n): prefixes are nested or disjoint, so after a sort by (family, network address, length)
+// every entry's covering entries are the chain of nested prefixes on a stack (see net.cpp).
+struct CoveredPrefix {
+  std::size_t index;
+  std::size_t by;
+};
+std::vector<CoveredPrefix> find_covered_prefixes(const std::vector<Prefix>& prefixes);
 
 // A DNS-1123 subdomain: lowercase labels [a-z0-9]([-a-z0-9]*[a-z0-9])? joined by dots, ≤ 253.
 bool is_dns1123_subdomain(std::string_view s);
