@@ -1,6 +1,7 @@
 // The properties of Engine::check, shared by fuzz_sandbox and fuzz_check.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
 #include <set>
 
@@ -55,88 +56,131 @@ inline void check_renderers(const Result& r, const Document& sandbox, std::strin
   std::vector<Report> reports{rep};
   SourceTexts sources{{sandbox.file, std::string(text)}};
   (void)render_text(reports, sources, TextOptions{});
-  (void)render_explain(rep, sources, TextOptions{});
-  std::string json = render_json(reports), sarif = render_sarif(reports), result = result_to_json(r, true);
+  // The text renderer, the one that reads source lines and draws carets, runs on every input; the
+  // explain tree and the machine renderers (plain walks of the same values) on one in eight, which
+  // also read their output back as JSON. Rendering everything every time cost more than the check.
   if (!sampled(text)) return;
-  for (const std::string& out : {json, sarif, result}) {
+  (void)render_explain(rep, sources, TextOptions{});
+  for (const std::string& out : {render_json(reports), render_sarif(reports), result_to_json(r, true)}) {
     Document back = load_document(out, Format::json, "render.json", "render", Limits{64u << 20, 64, 10000000, 100});
     if (!back.loaded) fail("renderer output is JSON", out + "\n" + describe(back.diagnostics));
   }
 }
 
-// One request: its sandbox text, and optionally the defaults and overrides layers.
-inline void check_request(const CheckContext& ctx, std::string_view sandbox_text,
-                          std::optional<std::string_view> defaults_text = std::nullopt,
-                          std::optional<std::string_view> overrides_text = std::nullopt) {
-  const Engine& engine = *ctx.engine;
+// The loaded layers of one request, and the same texts loaded a second time (for determinism).
+struct LoadedRequest {
+  Document sandbox;
+  std::optional<Document> defaults, overrides;
+  const Document* d() const { return defaults ? &*defaults : nullptr; }
+  const Document* o() const { return overrides ? &*overrides : nullptr; }
+};
+
+inline LoadedRequest load_request(std::string_view sandbox_text, std::optional<std::string_view> defaults_text,
+                                  std::optional<std::string_view> overrides_text) {
   auto load = [](std::optional<std::string_view> text, const char* input) -> std::optional<Document> {
     if (!text) return std::nullopt;
     return load_document(*text, Format::auto_detect, input, input);
   };
-  Document sandbox = load_document(sandbox_text, Format::auto_detect, "sandbox", "sandbox");
-  std::optional<Document> defaults = load(defaults_text, "defaults");
-  std::optional<Document> overrides = load(overrides_text, "overrides");
-  const Document* d = defaults ? &*defaults : nullptr;
-  const Document* o = overrides ? &*overrides : nullptr;
+  return {load_document(sandbox_text, Format::auto_detect, "sandbox", "sandbox"), load(defaults_text, "defaults"),
+          load(overrides_text, "overrides")};
+}
 
-  Result first = engine.check(sandbox, d, o, ctx.options);
-  expect_no_internal_error(first.diagnostics());
-  if (first.ok() != !has_errors(first.diagnostics())) fail("ok means no error", result_text(first));
-  if (first.error_count() != first.errors().size()) fail("error_count counts the errors", result_text(first));
+// One request — its sandbox text, and optionally the defaults and overrides layers — checked in
+// each of `contexts`. Every text is loaded once (and once more for the determinism property) for
+// all contexts: loading, not checking, is what a fuzz execution spends most on.
+inline void check_request(std::initializer_list<const CheckContext*> contexts, std::string_view sandbox_text,
+                          std::optional<std::string_view> defaults_text = std::nullopt,
+                          std::optional<std::string_view> overrides_text = std::nullopt) {
+  const LoadedRequest first_load = load_request(sandbox_text, defaults_text, overrides_text);
+  const LoadedRequest again = load_request(sandbox_text, defaults_text, overrides_text);
+  const Document& sandbox = first_load.sandbox;
+  const Document* d = first_load.d();
+  const Document* o = first_load.o();
 
-  // Loading and checking the same text again gives the identical result.
-  {
-    Document again = load_document(sandbox_text, Format::auto_detect, "sandbox", "sandbox");
-    std::optional<Document> d2 = load(defaults_text, "defaults");
-    std::optional<Document> o2 = load(overrides_text, "overrides");
-    Result second = engine.check(again, d2 ? &*d2 : nullptr, o2 ? &*o2 : nullptr, ctx.options);
-    std::string a = result_text(first), b = result_text(second);
-    if (a != b) fail("checking the same request twice gives the identical result", "first:\n" + a + "\nsecond:\n" + b);
-  }
-
-  // Every path resolves in the input it names.
-  std::map<std::string, const Node*> roots = ctx.roots;
-  roots["sandbox"] = sandbox.loaded ? &sandbox.root : nullptr;
-  if (defaults) roots["defaults"] = defaults->loaded ? &defaults->root : nullptr;
-  if (overrides) roots["overrides"] = overrides->loaded ? &overrides->root : nullptr;
-  expect_paths_resolve(first.diagnostics(), roots);
-
-  check_renderers(first, sandbox, sandbox_text);
-
-  // JSON and YAML forms of the same request give the same codes and paths.
+  // JSON and YAML forms of the same request, when its JSON rendering means the same thing.
   bool faithful = sandbox.loaded && renders_faithfully(sandbox.root) && (!d || (d->loaded && renders_faithfully(d->root))) &&
                   (!o || (o->loaded && renders_faithfully(o->root)));
-  if (faithful && !has_text_only_error(first.diagnostics())) {
-    auto want = form_signatures(first.diagnostics());
+  struct Form {
+    Format format;
+    LoadedRequest request;
+  };
+  std::vector<Form> forms;
+  std::string sandbox_json;
+  if (faithful) {
+    sandbox_json = node_to_json(sandbox.root);
+    std::optional<std::string> d_json, o_json;
+    if (d) d_json = node_to_json(d->root);
+    if (o) o_json = node_to_json(o->root);
     for (Format f : {Format::yaml, Format::json}) {
-      const char* ext = f == Format::json ? ".json" : ".yaml";
-      auto rendered = [&](const Document* doc, const char* input) -> std::optional<Document> {
-        if (!doc) return std::nullopt;
-        return load_document(node_to_json(doc->root), f, std::string(input) + ext, input);
+      std::string ext = f == Format::json ? ".json" : ".yaml";
+      auto rendered = [&](const std::optional<std::string>& json, const char* input) -> std::optional<Document> {
+        if (!json) return std::nullopt;
+        return load_document(*json, f, input + ext, input);
       };
-      std::optional<Document> s2 = rendered(&sandbox, "sandbox");
-      std::optional<Document> d2 = rendered(d, "defaults");
-      std::optional<Document> o2 = rendered(o, "overrides");
-      Result r = engine.check(*s2, d2 ? &*d2 : nullptr, o2 ? &*o2 : nullptr, ctx.options);
-      auto got = form_signatures(r.diagnostics());
-      if (got != want) {
-        fail(f == Format::json ? "the JSON rendering of the request read as JSON gives the same codes and paths"
-                               : "the JSON rendering of the request read as YAML gives the same codes and paths",
-             "sandbox json: " + node_to_json(sandbox.root) + "\noriginal:\n" + describe(want) + "rendered:\n" + describe(got));
-      }
+      forms.push_back({f, {load_document(sandbox_json, f, "sandbox" + ext, "sandbox"), rendered(d_json, "defaults"),
+                           rendered(o_json, "overrides")}});
     }
   }
 
-  // A request that is ok, sent again as it resolved (minus what the policy supplies), is ok again
-  // and resolves to the same thing.
-  if (first.ok()) {
-    Node resend = client_view(first);
-    std::string resend_json = node_to_json(resend);
-    Document again = load_document(resend_json, Format::json, "resolved.json", "sandbox");
-    Result r = engine.check(again, nullptr, nullptr, ctx.options);
-    if (!r.ok() || !same_value(r.resolved(), first.resolved())) {
-      fail("a resolved request sent again is ok with an unchanged `resolved`",
-           "first:\n" + result_to_json(first, true) + "\nsent again:\n" + resend_json + "\nsecond:\n" + result_to_json(r, true));
+  for (const CheckContext* ctx : contexts) {
+    const Engine& engine = *ctx->engine;
+    Result first = engine.check(sandbox, d, o, ctx->options);
+    expect_no_internal_error(first.diagnostics());
+    if (first.ok() != !has_errors(first.diagnostics())) fail("ok means no error", result_text(first));
+    if (first.error_count() != first.errors().size()) fail("error_count counts the errors", result_text(first));
+
+    // Loading and checking the same text again gives the identical result: every diagnostic word
+    // for word and the same verdict, placement, runner and QoS on every input; on sampled inputs
+    // the whole result as JSON (building and writing two resolved sandboxes per input cost more
+    // than the checks).
+    {
+      Result second = engine.check(again.sandbox, again.d(), again.o(), ctx->options);
+      expect_identical("checking the same request twice gives the identical diagnostics", first.diagnostics(),
+                       second.diagnostics());
+      bool same = first.ok() == second.ok() && first.placement_mode() == second.placement_mode() &&
+                  first.runner_id() == second.runner_id() && first.qos_class() == second.qos_class();
+      if (!same || sampled(sandbox_text)) {
+        // The whole result — resolved sandbox, provenance, rules — as JSON text.
+        std::string a = result_text(first), b = result_text(second);
+        if (!same || a != b) fail("checking the same request twice gives the identical result", "first:\n" + a + "\nsecond:\n" + b);
+      }
+    }
+
+    // Every path resolves in the input it names.
+    std::map<std::string, const Node*> roots = ctx->roots;
+    roots["sandbox"] = sandbox.loaded ? &sandbox.root : nullptr;
+    if (d) roots["defaults"] = d->loaded ? &d->root : nullptr;
+    if (o) roots["overrides"] = o->loaded ? &o->root : nullptr;
+    expect_paths_resolve(first.diagnostics(), roots);
+
+    check_renderers(first, sandbox, sandbox_text);
+
+    // JSON and YAML forms of the same request give the same codes and paths.
+    if (faithful && !has_text_only_error(first.diagnostics())) {
+      auto want = form_signatures(first.diagnostics());
+      for (const Form& form : forms) {
+        Result r = engine.check(form.request.sandbox, form.request.d(), form.request.o(), ctx->options);
+        auto got = form_signatures(r.diagnostics());
+        if (got != want) {
+          fail(form.format == Format::json ? "the JSON rendering of the request read as JSON gives the same codes and paths"
+                                           : "the JSON rendering of the request read as YAML gives the same codes and paths",
+               "sandbox json: " + sandbox_json + "\noriginal:\n" + describe(want) + "rendered:\n" + describe(got));
+        }
+      }
+    }
+
+    // A request that is ok, sent again as it resolved (minus what the policy supplies), is ok
+    // again and resolves to the same thing.
+    if (first.ok()) {
+      Node resend = client_view(first);
+      std::string resend_json = node_to_json(resend);
+      Document resent = load_document(resend_json, Format::json, "resolved.json", "sandbox");
+      Result r = engine.check(resent, nullptr, nullptr, ctx->options);
+      if (!r.ok() || !same_value(r.resolved(), first.resolved())) {
+        fail("a resolved request sent again is ok with an unchanged `resolved`",
+             "first:\n" + result_to_json(first, true) + "\nsent again:\n" + resend_json + "\nsecond:\n" +
+                 result_to_json(r, true));
+      }
     }
   }
 }

@@ -31,7 +31,6 @@ struct Engines {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const Engines engines;
   std::string_view text(reinterpret_cast<const char*>(data), size);
-  fuzz::check_request(engines.plain_ctx, text);
-  fuzz::check_request(engines.inventory_ctx, text);
+  fuzz::check_request({&engines.plain_ctx, &engines.inventory_ctx}, text);
   return 0;
 }

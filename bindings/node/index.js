@@ -179,7 +179,12 @@ function makeContext(o) {
 /** Checks one sandbox request (SPEC §7). Inputs are JS values or YAML/JSON text. */
 function check(sandbox, options = {}) {
   const o = readOptions(options, CHECK_OPTIONS, 'check options');
-  return new Checker(pick(o, CHECKER_OPTIONS)).check(sandbox, o);
+  // What `new Checker(…).check(…)` answers, without a context handle per call: the native side
+  // builds the context on its stack (a handle is freed only by a finalizer after a GC and an event
+  // loop turn, so a synchronous loop of check() calls grew without bound).
+  const c = readOptions(pick(o, CHECKER_OPTIONS), CHECKER_OPTIONS, 'Checker options');
+  const policy = c.policy instanceof Policy ? policyHandle(c.policy) : c.policy;
+  return finish(native.checkOnce(policy, c.runners, c.org, c.client, c.placement, sandbox, o.defaults, o.overrides));
 }
 
 /** Checks many sandbox requests on a worker thread; resolves to one result per item, in order. */

@@ -184,7 +184,7 @@ TEST(Quantity, decimal_suffixes_are_powers_of_1000) {
     expect_decimal("2.5k", grammar, "2500");
     expect_decimal(".5M", grammar, "500000");
     expect_decimal("1.G", grammar, "1000000000");
-    expect_error("1E", grammar, QuantityErrorKind::too_large);  // 10^18 units
+    expect_decimal("1E", grammar, "1000000000000000000");  // 10^18 units: past int64 milli-units, exact
   }
 }
 
@@ -199,7 +199,7 @@ TEST(Quantity, binary_suffix_is_power_of_1024) {
     expect_decimal("0.001Ei", grammar, "1152921504606846.976");
     expect_decimal("1.5Gi", grammar, "1610612736");
     expect_decimal("0.5Ki", grammar, "512");
-    expect_error("1Ei", grammar, QuantityErrorKind::too_large);  // 2^60 units
+    expect_decimal("1Ei", grammar, "1152921504606846976");  // 2^60 units
   }
 }
 
@@ -236,7 +236,7 @@ TEST(Quantity, exponent_forms_scale_by_powers_of_ten) {
 }
 
 TEST(Quantity, kubernetes_capital_E_alone_is_exa) {
-  expect_error("1E", kK8s, QuantityErrorKind::too_large);
+  expect_decimal("1E", kK8s, "1000000000000000000");  // past int64 milli-units, exact (SPEC §9)
   expect_decimal("0.001E", kK8s, "1000000000000000");
   EXPECT_EQ(parse_ok("0.001E", kK8s).format(), Format::decimal_si);
   expect_decimal("1E3", kK8s, "1000");
@@ -420,8 +420,8 @@ TEST(Quantity, exponent_magnitude_limit_is_30) {
     expect_decimal("1e-30", grammar, "0." + std::string(29, '0') + "1");
     expect_decimal("1e-030", grammar, "0." + std::string(29, '0') + "1");
     expect_decimal("0.000000000000000000000000000001e30", grammar, "1");
-    expect_error("1e30", grammar, QuantityErrorKind::too_large);  // in range, but a huge value
-    expect_error("1e+30", grammar, QuantityErrorKind::too_large);
+    expect_decimal("1e30", grammar, "1" + std::string(30, '0'));  // in range, and a huge value
+    expect_decimal("1e+30", grammar, "1" + std::string(30, '0'));
     expect_error("1e31", grammar, QuantityErrorKind::exponent_too_large);
     expect_error("1e-31", grammar, QuantityErrorKind::exponent_too_large);
     expect_error("0e31", grammar, QuantityErrorKind::exponent_too_large);
@@ -446,26 +446,33 @@ TEST(Quantity, hostile_exponents_are_rejected_quickly) {
   EXPECT_LT(elapsed, std::chrono::seconds(1));
 }
 
-TEST(Quantity, values_above_int64_milli_units_are_too_large) {
+TEST(Quantity, values_above_int64_milli_units_are_exact) {
+  // SPEC §9: the SDK's Decimal has no upper bound, and neither has the parse; only the integer
+  // views (milli, ceil_units, ceil_div) say nullopt past int64.
   for (const auto grammar : {kSdk, kK8s}) {
     EXPECT_EQ(parse_ok("9223372036854775807m", grammar).milli(), kInt64Max);
     EXPECT_EQ(parse_ok("9223372036854775.807", grammar).milli(), kInt64Max);
     EXPECT_EQ(parse_ok("9223372036854775.8069999999999", grammar).milli(), kInt64Max);
-    expect_error("9223372036854775808m", grammar, QuantityErrorKind::too_large);
-    expect_error("9223372036854775.8071", grammar, QuantityErrorKind::too_large);
-    expect_error("9223372036854776", grammar, QuantityErrorKind::too_large);
-    expect_error("1Ei", grammar, QuantityErrorKind::too_large);
-    expect_error("9E", grammar, QuantityErrorKind::too_large);
-    expect_error("1e16", grammar, QuantityErrorKind::too_large);
+    EXPECT_EQ(parse_ok("9223372036854775808m", grammar).milli(), std::nullopt);
+    EXPECT_EQ(parse_ok("9223372036854775.8071", grammar).milli(), std::nullopt);
+    expect_decimal("9223372036854775808m", grammar, "9223372036854775.808");
+    expect_decimal("9223372036854776", grammar, "9223372036854776");
+    expect_decimal("9E", grammar, "9000000000000000000");
+    expect_decimal("1e16", grammar, "10000000000000000");
     EXPECT_EQ(parse_ok("8Pi", grammar).ceil_units(), 9007199254740992);
     EXPECT_EQ(parse_ok("9.223372036854775807e15", grammar).milli(), kInt64Max);
+    // Exact comparisons past int64: one milli-unit apart, and 1Ei against 1E.
+    EXPECT_LT(parse_ok("9223372036854775807m", grammar), parse_ok("9223372036854775808m", grammar));
+    EXPECT_GT(parse_ok("1Ei", grammar), parse_ok("1E", grammar));
+    EXPECT_EQ(parse_ok("1024Pi", grammar), parse_ok("1Ei", grammar));
+    EXPECT_EQ(parse_ok("1Ei", grammar).canonical(), "1Ei");
+    EXPECT_EQ(parse_ok("1E", grammar).canonical(), "1E");
+    EXPECT_EQ(parse_ok("1E", grammar).ceil_units(), 1000000000000000000);  // units still fit
+    EXPECT_EQ(parse_ok("10E", grammar).ceil_units(), std::nullopt);
   }
-  EXPECT_EQ(parse_error("1Ei").message,
-            "quantity is too large (more than 9223372036854775807m): '1Ei'");
-  expect_error("1E", kK8s, QuantityErrorKind::too_large);
-  expect_error("1E", kSdk, QuantityErrorKind::too_large);
-  expect_error("9999999999999999999999999999999999999999999999999999999999999999", kSdk,
-               QuantityErrorKind::too_large);
+  // The largest the SDK grammar admits (64 characters), exact: (10^62 - 1) × 2^60.
+  expect_decimal(std::string(62, '9') + "Ei", kSdk, "115292150460684697599999999999999999999999999999999999999999998847078495393153024");
+  EXPECT_EQ(parse_ok(std::string(62, '9') + "Ei").milli(), std::nullopt);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -803,7 +810,10 @@ TEST(Quantity, no_input_crashes_or_throws) {
         if (is_on_nano_grid(*q)) {
           EXPECT_EQ(*again, *q) << text;
         }
-        EXPECT_TRUE(q->milli().has_value()) << text;
+        // milli() is nullopt only past 2^63-1 milli-units (SPEC §9: the value itself is exact).
+        if (!q->milli()) {
+          EXPECT_GT(*q, *Quantity::parse("9223372036854775807m", kK8s)) << text;
+        }
         (void)q->decimal();
         (void)q->ceil_units();
         (void)q->ceil_div(3);

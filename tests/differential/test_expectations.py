@@ -56,7 +56,9 @@ def test_error_order_needs_the_sdks_class_among_sandgates_other_errors() -> None
 
 def test_the_lists_in_the_repository_load() -> None:
     entries = load_all()
-    assert {e.source for e in entries} == {"difference", "engine-fix"}
+    # the deliberate differences are always there; pending engine fixes only while some are open
+    assert "difference" in {e.source for e in entries}
+    assert {e.source for e in entries} <= {"difference", "engine-fix"}
     # every engine fix is described in the prose above the list, with its proposed case
     text = ENGINE_FIXES.read_text(encoding="utf-8")
     prose = text[: text.index("```yaml differential")]

@@ -83,6 +83,21 @@ Napi::Value check_js(const Napi::CallbackInfo& info) {
   return result_to_js(env, ctx->run(sandbox, defaults ? &*defaults : nullptr, overrides ? &*overrides : nullptr));
 }
 
+// checkOnce(policy, runners, org, client, placement, sandbox, defaults, overrides) → result: the
+// free function check(). The context lives on this call's stack, never in an External: an External
+// per call is freed only by its finalizer, which Node runs from the event loop after a GC, so a
+// synchronous loop of check() calls piled up every context (issue 12, item 7).
+Napi::Value check_once_js(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::shared_ptr<const CheckContext> ctx = make_context(
+      env, info[0], info[1], info[2], string_arg(info, 3, "typescript", "client"), string_arg(info, 4, "", "placement"));
+  sandgate::Document sandbox = load_layer(env, info[5], "sandbox");
+  std::optional<sandgate::Document> defaults, overrides;
+  if (!info[6].IsUndefined() && !info[6].IsNull()) defaults = load_layer(env, info[6], "defaults");
+  if (!info[7].IsUndefined() && !info[7].IsNull()) overrides = load_layer(env, info[7], "overrides");
+  return result_to_js(env, ctx->run(sandbox, defaults ? &*defaults : nullptr, overrides ? &*overrides : nullptr));
+}
+
 // normalizeResources(value, client) → result with resolved {requests, limits, gpu}
 Napi::Value normalize_resources_js(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -216,6 +231,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
       {"validatePolicy", validate_policy_js},
       {"makeContext", make_context_js},
       {"check", check_js},
+      {"checkOnce", check_once_js},
       {"checkBatch", check_batch},
       {"normalizeResources", normalize_resources_js},
       {"parseQuantity", parse_quantity_js},

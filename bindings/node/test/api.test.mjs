@@ -175,7 +175,10 @@ test('parseQuantity is exact and throws QuantityError', () => {
   assert.equal(parseQuantity(' 1 ').trimmed, true);
   assert.equal(parseQuantity('1E3', 'kubernetes').decimal, '1000');
   assert.equal(parseQuantity('1P', 'kubernetes').milli, 10n ** 18n);
-  assert.throws(() => parseQuantity('1E', 'kubernetes'), { kind: 'too_large' }, 'past 2^63 - 1 milli-units');
+  // SPEC §9: exact past int64 (the SDK's Decimal has no bound); only milli says it does not fit.
+  assert.deepEqual({ ...parseQuantity('1Ei') }, { text: '1Ei', decimal: '1152921504606846976', canonical: '1Ei', milli: null, trimmed: false });
+  assert.equal(parseQuantity('1E', 'kubernetes').milli, null);
+  assert.equal(compareQuantities('1Ei', '1E'), 1);
   assert.throws(() => parseQuantity('1K'), (e) => e instanceof QuantityError && e.kind === 'format' && e.name === 'QuantityError');
   assert.throws(() => parseQuantity('-1'), { kind: 'negative' });
   assert.throws(() => parseQuantity(''), { kind: 'empty' });

@@ -1,13 +1,21 @@
 // Runs every shared conformance vector (tests/conformance/**/*.yaml) through the Node API, with
 // the matching rules of tests/conformance/README.md exactly as conformance_cases.cpp applies them,
 // so that the C++, Python and Node suites give one answer.
+//
+// Every case runs twice (issue 12, item 4): from its text, and from the JS values its text decodes
+// to (the `yaml` package's YAML 1.1 typing, as the C++ loader reads scalars, but timestamps kept as
+// strings; integers as numbers, and as BigInt past Number.MAX_SAFE_INTEGER), so the converter from
+// JS values is tested by the same cases. Through values, `line` and `column` are not compared
+// (values have no source), and a case stays text-only when its text does not decode, an input
+// decodes to a string (which the API reads as text), or it expects a diagnostic only text can cause
+// (rules L-*, but for the depth, size and integer checks, which values meet too).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
-import { check, Policy, validatePolicy } from 'sandgate';
+import { check, codes, Policy, validatePolicy } from 'sandgate';
 
 const root = fileURLToPath(new URL('../../../tests/conformance/', import.meta.url));
 
@@ -54,22 +62,23 @@ const describeActual = (d) =>
 const describeExpected = (e) =>
   `${e.code} ${e.severity ?? '*'} ${e.input ?? '*'}:${e.path || '/'}${e.line !== undefined ? ` @${e.line}:${e.column ?? 0}` : ''}`;
 
-function matches(e, d) {
+function matches(e, d, positions = true) {
   if (e.code !== d.code || e.path !== d.path) return false;
   if (e.severity !== undefined && e.severity !== d.severity) return false;
   if (e.input !== undefined && e.input !== d.input) return false;
+  if (!positions) return true;
   if (e.line !== undefined && (!d.source || d.source.line !== e.line)) return false;
   if (e.column !== undefined && (!d.source || d.source.column !== e.column)) return false;
   return true;
 }
 
 // Errors and warnings match one to one (infos only when the case asks); then the exit code.
-function compareDiagnostics(c, result) {
+function compareDiagnostics(c, result, positions = true) {
   const failures = [];
   const actual = result.diagnostics.filter((d) => d.severity !== 'info' || c.infos);
   const used = actual.map(() => false);
   for (const e of c.expected) {
-    const i = actual.findIndex((d, k) => !used[k] && matches(e, d));
+    const i = actual.findIndex((d, k) => !used[k] && matches(e, d, positions));
     if (i < 0) failures.push(`missing: ${describeExpected(e)}`);
     else used[i] = true;
   }
@@ -111,21 +120,70 @@ function same(a, b) {
 
 const show = (v) => (v === undefined ? 'absent' : JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? `${x}n` : x)));
 
-function runCheck(c) {
+const INPUTS = ['sandbox', 'policy', 'defaults', 'overrides', 'runners', 'org'];
+const VALUE_CODES = new Set(['SG_DOC_TOO_DEEP', 'SG_DOC_TOO_MANY_NODES', 'SG_INTEGER_RANGE', 'SG_NOT_AN_INTEGER']);
+const TEXT_ONLY_CODES = new Set(codes().filter((r) => r.rule.startsWith('L-') && !VALUE_CODES.has(r.code)).map((r) => r.code));
+const withoutTimestamps = (tags) => tags.filter((t) => t.tag !== 'tag:yaml.org,2002:timestamp');
+
+// Integers as a JS program has them: numbers, BigInt only past the safe range.
+function safeIntegers(v) {
+  if (typeof v === 'bigint') return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+  if (Array.isArray(v)) return v.map(safeIntegers);
+  if (v !== null && typeof v === 'object') {
+    const out = {};
+    for (const [k, x] of Object.entries(v)) out[k] = safeIntegers(x);
+    return out;
+  }
+  return v;
+}
+
+// Cases whose text the `yaml` package decodes to other values than the C++ loader (and PyYAML) read,
+// or where the converter answers differently from the text loader: from text only, each with why.
+const TEXT_ONLY_CASES = new Map([
+  ['check/r_annotations.yaml :: name_part_longer_than_63_is_invalid', 'the yaml package reads the value `y` as true (YAML 1.1); C++ and PyYAML read the string "y"'],
+  ['check/r_volumes.yaml :: mounted_file_beside_a_volume_with_a_similar_name_passes', 'the yaml package reads a `y` value as true (YAML 1.1); C++ and PyYAML read a string'],
+  ['policy/quantities.yaml :: unquoted_1e3_is_a_string_under_yaml_1_1', 'the yaml package reads 1e3 as the number 1000; YAML 1.1 (C++, PyYAML) has no float without a dot'],
+  ['policy/quantities.yaml :: huge_exponent_is_rejected_without_hanging', 'the yaml package reads 2E6024865272343 as Infinity; YAML 1.1 (C++, PyYAML) reads a string'],
+  ['policy/quantities.yaml :: milli_and_whole_units_are_equal', 'the yaml package reads 1e0 as the number 1; YAML 1.1 (C++, PyYAML) reads a string'],
+  ['check/r_time.yaml :: infinite_poll_retry_budget_is_rejected', 'a drift (issue 12, item 3): Node refuses Infinity at conversion (SG_VALUE_UNSUPPORTED), where text and Python values reach SG_CLIENT_TIMEOUT_INVALID'],
+]);
+
+// The case's inputs decoded to JS values, or (a string) why the case runs from text only.
+function asValues(c) {
+  const known = TEXT_ONLY_CASES.get(`${c.rel} :: ${c.name}`);
+  if (known) return known;
+  const textOnly = [...new Set(c.expected.map((e) => e.code).filter((code) => TEXT_ONLY_CODES.has(code)))].sort();
+  if (textOnly.length) return `expects a diagnostic of the text loader (${textOnly.join(', ')})`;
+  const out = {};
+  for (const key of INPUTS) {
+    if (typeof c.spec[key] !== 'string') continue;
+    const docs = YAML.parseAllDocuments(c.spec[key], { version: '1.1', intAsBigInt: true, customTags: withoutTimestamps });
+    if (!Array.isArray(docs) || docs.length !== 1) return `its ${key} text holds ${Array.isArray(docs) ? docs.length : 0} documents`;
+    if (docs[0].errors.length) return `its ${key} text does not decode (${docs[0].errors[0].code})`;
+    const value = safeIntegers(docs[0].toJS({ maxAliasCount: -1 }));
+    if (typeof value === 'string' && key !== 'policy') return `its ${key} text decodes to a string, which check() reads as text`;
+    out[key] = value;
+  }
+  return out;
+}
+
+function runCheck(c, values) {
   const s = c.spec;
   const text = (key) => (typeof s[key] === 'string' ? s[key] : undefined);
+  const input = values ? (key) => values[key] : text;
   const options = s.options && typeof s.options === 'object' ? s.options : {};
-  const result = check(text('sandbox') ?? '{}', {
-    policy: text('policy'),
-    runners: text('runners'),
-    org: text('org'),
-    defaults: text('defaults'),
-    overrides: text('overrides'),
+  const policy = values && typeof values.policy === 'string' ? Policy.fromObject(values.policy) : input('policy');
+  const result = check(input('sandbox') ?? (values ? {} : '{}'), {
+    policy,
+    runners: input('runners'),
+    org: input('org'),
+    defaults: input('defaults'),
+    overrides: input('overrides'),
     // As the C++ runner: the client only when the case names one, else the C++ default.
     client: options.client === undefined ? 'python' : String(options.client),
     placement: options.placement === undefined ? undefined : String(options.placement),
   });
-  const failures = compareDiagnostics(c, result);
+  const failures = compareDiagnostics(c, result, !values);
   const expect = s.expect;
   const expectText = (key, actual) => {
     if (typeof expect[key] === 'string' && expect[key] !== actual) failures.push(`${key} is "${actual}", expected "${expect[key]}"`);
@@ -144,12 +202,13 @@ function runCheck(c) {
   return failures;
 }
 
-function runCase(c) {
+function runCase(c, values) {
   if (c.kind === 'policy') {
     if (typeof c.spec.policy !== 'string') return ['policy cases need `policy` text'];
+    if (values) return compareDiagnostics(c, validatePolicy(Policy.fromObject(values.policy)), false);
     return compareDiagnostics(c, validatePolicy(Policy.fromText(c.spec.policy, { file: 'policy.yaml' })));
   }
-  return runCheck(c);
+  return runCheck(c, values);
 }
 
 // diff/ holds policy diff cases (SPEC §10.3), run through diffPolicies once the binding has it.
@@ -164,9 +223,19 @@ for (const path of files) {
         const failures = runCase(c);
         assert.deepEqual(failures, [], `${c.rel} :: ${c.name}\n${failures.join('\n')}`);
       });
+      const values = asValues(c);
+      test(`${c.name} (through JS values)`, { skip: typeof values === 'string' ? `from text only: ${values}` : false }, () => {
+        const failures = runCase(c, values);
+        assert.deepEqual(failures, [], `${c.rel} :: ${c.name} (through JS values)\n${failures.join('\n')}`);
+      });
     }
   });
 }
+
+test('every case listed as text-only exists', () => {
+  const names = new Set(files.flatMap((f) => loadCases(f).map((c) => `${c.rel} :: ${c.name}`)));
+  for (const name of TEXT_ONLY_CASES.keys()) assert.ok(names.has(name), `TEXT_ONLY_CASES names no case: ${name}`);
+});
 
 test('the conformance directory holds cases for both kinds', () => {
   assert.ok(files.some((f) => relative(root, f).startsWith('check')), 'no check cases');

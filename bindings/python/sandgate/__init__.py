@@ -3,7 +3,7 @@
     import sandgate
     policy = sandgate.Policy.load("policy.yaml")
     result = sandgate.check({"resources": {"cpu": "2", "memory": "4Gi"}}, policy=policy)
-    result.raise_for_errors()      # raises SandboxValidationError, ValueError, … as the SDK would
+    result.raise_for_errors()      # if it has errors: raises SandboxValidationError, ValueError, … as the SDK would
 
 Importing sandgate never imports cwsandbox; ``sandgate.presubmit.install(...)`` hooks it.
 """

@@ -24,8 +24,9 @@ def check(
     """What the server would do with `sandbox` (Sandbox.run() keyword arguments) under `policy`.
 
     Layers merge as ``defaults`` ← ``sandbox`` ← ``overrides`` (the ``@session.function``
-    layer). Every input may be a Mapping or dataclass, YAML/JSON text (``str``) or a file
-    (``os.PathLike``); policy, runners and org may also be loaded once as :class:`Policy`,
+    layer). Every input may be a Mapping or dataclass, YAML/JSON text (``str`` or ``bytes``) or a
+    file (``os.PathLike``, or a ``str`` without line breaks that ends in ``.yaml``/``.yml``/``.json``
+    or names an existing file); ``None`` is "not given"; policy, runners and org may also be loaded once as :class:`Policy`,
     :class:`Runners` and :class:`Org` (the fastest way to check many requests). Never raises for anything
     in the inputs: problems are diagnostics of the returned :class:`Result`. The GIL is released
     while the engine runs.
@@ -63,21 +64,61 @@ class ExceptionClasses(NamedTuple):
     js: str | None
 
 
+def _str_arg(function: str, name: str, value: object, default: str, example: str) -> str:
+    """A str argument where None means "not given" (its default); anything else is a TypeError."""
+    if value is None:
+        return default
+    if isinstance(value, str):
+        return value
+    raise TypeError(f"{function}(): {name} must be a str such as {example!r} or None, not {type(value).__name__}")
+
+
+def _grpc_code(function: str, value: object) -> str:
+    if isinstance(value, str):
+        return value
+    raise TypeError(
+        f"{function}(): grpc_code must be the status code's name as a str, such as 'INVALID_ARGUMENT', "
+        f"not {type(value).__name__}"
+    )
+
+
 def exception_for(
-    grpc_code: str, reason: str | None = None, domain: str = "cwsandbox.com", field_violations: bool = True
+    grpc_code: str,
+    reason: str | None = None,
+    domain: str | None = "cwsandbox.com",
+    field_violations: bool | None = True,
 ) -> ExceptionClasses:
-    """What the SDKs raise for a gRPC status (SPEC §8); reasons count only from `domain` cwsandbox.com."""
-    return ExceptionClasses(*_sandgate.exception_for(grpc_code, reason or "", domain, field_violations))
+    """What the SDKs raise for a gRPC status (SPEC §8); reasons count only from `domain` cwsandbox.com.
+
+    ``None`` for `reason`, `domain` or `field_violations` means "not given": no reason, the
+    ``cwsandbox.com`` domain, field violations present.
+    """
+    f = "exception_for"
+    code = _grpc_code(f, grpc_code)
+    r = _str_arg(f, "reason", reason, "", "CWSANDBOX_RESOURCE_CEILING_EXCEEDED")
+    d = _str_arg(f, "domain", domain, "cwsandbox.com", "cwsandbox.com")
+    fv = True if field_violations is None else bool(field_violations)
+    return ExceptionClasses(*_sandgate.exception_for(code, r, d, fv))
 
 
-def is_spill_eligible(grpc_code: str, reason: str | None = None, domain: str = "cwsandbox.com") -> bool:
-    """Whether the Python SDK's placement spill-over retries a failed create in the other mode."""
-    return _sandgate.is_spill_eligible(grpc_code, reason or "", domain)
+def is_spill_eligible(grpc_code: str, reason: str | None = None, domain: str | None = "cwsandbox.com") -> bool:
+    """Whether the Python SDK's placement spill-over retries a failed create in the other mode
+    (``None`` for `reason` or `domain`: not given)."""
+    f = "is_spill_eligible"
+    code = _grpc_code(f, grpc_code)
+    r = _str_arg(f, "reason", reason, "", "CWSANDBOX_RUNNER_CAPACITY_EXHAUSTED")
+    d = _str_arg(f, "domain", domain, "cwsandbox.com", "cwsandbox.com")
+    return _sandgate.is_spill_eligible(code, r, d)
 
 
-def exception_ancestors(name: str, js: bool = False) -> list[str]:
+def exception_ancestors(name: str, js: bool | None = False) -> list[str]:
     """`name` and its ancestors in the SDK's exception hierarchy, nearest first."""
-    return _sandgate.exception_ancestors(name, js)
+    if not isinstance(name, str):
+        raise TypeError(
+            f"exception_ancestors(): name must be an exception class name such as 'SandboxValidationError', "
+            f"not {type(name).__name__}"
+        )
+    return _sandgate.exception_ancestors(name, bool(js))
 
 
 def codes() -> list[CodeRow]:

@@ -1,8 +1,17 @@
 """Turning what a user passes (a Mapping, a dataclass, text, a file) into loaded engine inputs.
 
-A ``str`` or ``bytes`` is YAML or JSON text; an ``os.PathLike`` is a file, read here (I/O errors
-are raised as ``OSError``); anything else is a Python value, converted in C++ straight into the
-engine's tree (no JSON text in between).
+The one rule for every document the Python API takes (docs/python.md, "Input kinds"):
+
+* an ``os.PathLike`` (``pathlib.Path``) is a file;
+* ``bytes``/``bytearray`` are YAML or JSON text;
+* a ``str`` is a file when it has no line break and either ends in ``.yaml``, ``.yml`` or ``.json``
+  (any case) or names an existing file; any other ``str`` is YAML or JSON text;
+* ``None`` is "not given";
+* anything else is a Python value (Mapping, Sequence, dataclass), converted in C++ straight into
+  the engine's tree (no JSON text in between).
+
+Files are read here (I/O errors are raised as ``OSError``). ``from_text`` and ``load`` say which
+one is meant when the rule would guess wrong.
 """
 
 from __future__ import annotations
@@ -23,22 +32,75 @@ def read_file(path: str | os.PathLike[str]) -> tuple[bytes, str]:
         return f.read(), name
 
 
+_FILE_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def str_is_path(value: str) -> bool:
+    """The rule for a ``str`` input: a path (True) or YAML/JSON text (False)."""
+    if "\n" in value or "\r" in value or not value:
+        return False
+    if value.lower().endswith(_FILE_SUFFIXES):
+        return True
+    try:
+        return os.path.isfile(value)
+    except (OSError, ValueError):  # NUL bytes, lone surrogates, names too long: not a file
+        return False
+
+
+def read_path(path: str | os.PathLike[str], label: str) -> tuple[bytes, str]:
+    """Reads an input file; a missing ``str`` path says how to pass text instead."""
+    try:
+        return read_file(path)
+    except FileNotFoundError as e:
+        if isinstance(path, str):
+            e.strerror = (
+                f"{e.strerror} ({label}: a str without line breaks that ends in .yaml, .yml or .json "
+                "is read as a file path; pass YAML/JSON text with from_text(...), or as bytes)"
+            )
+        raise
+
+
+def _wrong_kind(value: object, label: str) -> TypeError | None:
+    """A value that is clearly a programming error (not a document): a TypeError naming the right call."""
+    import io
+
+    from ._policy import Org, Policy, Runners
+
+    expected = {"policy": Policy, "runners": Runners, "org": Org}.get(label)
+    if isinstance(value, (Policy, Runners, Org)):
+        return TypeError(
+            f"{label}: got a sandgate.{type(value).__name__}; "
+            + (f"pass a sandgate.{expected.__name__} or a document" if expected else "pass a document")
+            + " (a path, YAML/JSON text, a dict, or None for not given)"
+        )
+    if isinstance(value, io.IOBase):
+        return TypeError(
+            f"{label}: got an open file; pass its path (a str or pathlib.Path) or its text (f.read())"
+        )
+    if isinstance(value, type):
+        return TypeError(f"{label}: got the class {value.__qualname__}; pass an instance or a document")
+    return None
+
+
 def _text(value: str | bytes | bytearray) -> bytes:
     # A lone surrogate cannot be UTF-8: pass it through so the loader reports it as invalid text.
     return value.encode("utf-8", "surrogatepass") if isinstance(value, str) else bytes(value)
 
 
-def _load(
+def load(
     value: object,
     label: str,
     from_text: Callable[[bytes, str], T],
     from_value: Callable[[object, str], T],
 ) -> T:
+    if isinstance(value, str) and str_is_path(value) or isinstance(value, os.PathLike):
+        data, name = read_path(value, label)
+        return from_text(data, name)
     if isinstance(value, (str, bytes, bytearray)):
         return from_text(_text(value), f"<{label}>")
-    if isinstance(value, os.PathLike):
-        data, name = read_file(value)
-        return from_text(data, name)
+    error = _wrong_kind(value, label)
+    if error is not None:
+        raise error
     return from_value(value, "")
 
 
@@ -106,7 +168,7 @@ def _all_none(value: object) -> bool:
 def layer(value: object, input_name: str) -> _sandgate.InputDocument:
     """One request layer: sandbox, defaults or overrides."""
     value = _set_fields(value)
-    return _load(
+    return load(
         value,
         input_name,
         lambda text, file: _sandgate.document_from_text(text, input_name, file),
@@ -122,7 +184,7 @@ def policy(value: object) -> _sandgate.LoadedPolicy:
 
     if isinstance(value, Policy):
         return value._raw
-    return _load(value, "policy", _sandgate.policy_from_text, _sandgate.policy_from_value)
+    return load(value, "policy", _sandgate.policy_from_text, _sandgate.policy_from_value)
 
 
 def runners(value: object) -> _sandgate.LoadedRunners:
@@ -130,7 +192,7 @@ def runners(value: object) -> _sandgate.LoadedRunners:
 
     if isinstance(value, Runners):
         return value._raw
-    return _load(value, "runners", _sandgate.runners_from_text, _sandgate.runners_from_value)
+    return load(value, "runners", _sandgate.runners_from_text, _sandgate.runners_from_value)
 
 
 def org(value: object) -> _sandgate.LoadedOrg:
@@ -138,4 +200,4 @@ def org(value: object) -> _sandgate.LoadedOrg:
 
     if isinstance(value, Org):
         return value._raw
-    return _load(value, "org", _sandgate.org_from_text, _sandgate.org_from_value)
+    return load(value, "org", _sandgate.org_from_text, _sandgate.org_from_value)

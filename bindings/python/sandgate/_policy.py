@@ -19,33 +19,54 @@ L = TypeVar("L", bound="_Loaded[Any]")
 class _Loaded(DiagnosticLists, Generic[R]):
     """What Policy, Runners and Org share: constructors never raise for anything in the input.
 
+    ``Policy(source)`` takes what ``check(policy=...)`` takes, by the same rule (docs/python.md,
+    "Input kinds"): a path (``pathlib.Path``, or a ``str`` without line breaks that ends in
+    ``.yaml``/``.yml``/``.json`` or names an existing file), YAML/JSON text (any other ``str``,
+    ``bytes``), a Mapping/Sequence/dataclass, or ``None`` (the ``null`` document). A file that
+    cannot be read raises ``OSError`` here; a value of the wrong kind (an open file, another
+    loaded input) raises ``TypeError``.
+
     An input whose text could not be read at all is *broken* (``.loaded`` is False); checking with
     it answers its load errors.
     """
 
     __slots__ = ("_raw", "_diagnostics")
     _label = "input"
+    _raw_type: type[R]
     _from_text: Callable[[bytes, str], R]
     _from_value: Callable[[object, str], R]
 
-    def __init__(self, raw: R) -> None:
+    def __init__(self, source: object = None) -> None:
+        if isinstance(source, self._raw_type):
+            raw: R = source  # the compiled object itself (how the classmethods build)
+        elif isinstance(source, type(self)):
+            raw = source._raw
+        else:
+            raw = _inputs.load(source, self._label, type(self)._from_text, type(self)._from_value)
         self._raw: R = raw
         self._diagnostics: tuple[Diagnostic, ...] | None = None
 
     @classmethod
     def load(cls: type[L], path: str | os.PathLike[str]) -> L:
         """Reads a YAML or JSON file (``OSError`` when it cannot be read)."""
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"{cls.__name__}.load() takes a path (str or os.PathLike), not {type(path).__name__}")
         data, name = _inputs.read_file(path)
         return cls(cls._from_text(data, name))
 
     @classmethod
     def from_text(cls: type[L], text: str | bytes, name: str | None = None) -> L:
-        """Reads YAML or JSON text; `name` labels the diagnostics' source (default ``<policy>`` …)."""
+        """Reads YAML or JSON text, always (even a str that looks like a path); `name` labels the
+        diagnostics' source (default ``<policy>`` …)."""
+        if not isinstance(text, (str, bytes, bytearray)):
+            hint = f"{cls.__name__}.load(path)" if isinstance(text, os.PathLike) else f"{cls.__name__}.from_dict(value)"
+            raise TypeError(f"{cls.__name__}.from_text() takes str or bytes, not {type(text).__name__}; use {hint}")
         return cls(cls._from_text(_inputs._text(text), name or f"<{cls._label}>"))
 
     @classmethod
     def from_dict(cls: type[L], value: Mapping[str, Any] | Sequence[Any] | DataclassInstance | None) -> L:
-        """Builds from a Python value: a dict, any Mapping (OmegaConf DictConfig), a dataclass."""
+        """Builds from a Python value: a dict, any Mapping (OmegaConf DictConfig), a dataclass. Always a
+        value: a ``str`` here is a document that is a string (for a path or text: ``Policy(value)``)."""
         return cls(cls._from_value(value, ""))
 
     @property
@@ -91,6 +112,7 @@ class Policy(_Loaded[_sandgate.LoadedPolicy]):
 
     __slots__ = ()
     _label = "policy"
+    _raw_type = _sandgate.LoadedPolicy
     _from_text = staticmethod(_sandgate.policy_from_text)
     _from_value = staticmethod(_sandgate.policy_from_value)
 
@@ -105,6 +127,7 @@ class Runners(_Loaded[_sandgate.LoadedRunners]):
 
     __slots__ = ()
     _label = "runners"
+    _raw_type = _sandgate.LoadedRunners
     _from_text = staticmethod(_sandgate.runners_from_text)
     _from_value = staticmethod(_sandgate.runners_from_value)
 
@@ -114,5 +137,6 @@ class Org(_Loaded[_sandgate.LoadedOrg]):
 
     __slots__ = ()
     _label = "org"
+    _raw_type = _sandgate.LoadedOrg
     _from_text = staticmethod(_sandgate.org_from_text)
     _from_value = staticmethod(_sandgate.org_from_value)

@@ -14,7 +14,8 @@ class DataclassInstance(Protocol):
 
 
 #: A value sandgate reads: a Mapping (dict, OmegaConf ``DictConfig``, …), a dataclass instance,
-#: YAML or JSON text (``str`` or ``bytes``), or a file (``os.PathLike``). ``None`` means "not given".
+#: YAML or JSON text (``str`` or ``bytes``), or a file (``os.PathLike``, or a ``str`` path: see
+#: docs/python.md, "Input kinds"). ``None`` means "not given".
 InputValue = Union[Mapping[str, Any], DataclassInstance, str, bytes, "os.PathLike[str]", None]
 #: Runners may also be given as the bare list of runner entries.
 RunnersValue = Union[InputValue, Sequence[Mapping[str, Any]]]

@@ -206,7 +206,8 @@ def test_normalize_resources_accepts_resource_options() -> None:
 # ---- quantities -----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["1", "500m", "1.5Gi", "2e3", "1k", " 2Gi ", "0.1", "100Mi", "1E3"])
+# Values past 28 significant digits are left out: the SDK's Decimal context rounds them (both accept).
+@pytest.mark.parametrize("text", ["1", "500m", "1.5Gi", "2e3", "1k", " 2Gi ", "0.1", "100Mi", "1E3", "1E", "1Ei", "10E"])
 def test_quantity_values_agree_with_the_sdk(text: str) -> None:
     q = sandgate.parse_quantity(text)
     assert Decimal(q.decimal) == sdk_parse_quantity(text)
@@ -231,6 +232,19 @@ def test_quantity_forms_order_and_hash() -> None:
     assert sorted(sandgate.parse_quantity(t) for t in ["1Gi", "1", "500m"])[0].text == "500m"
     assert sandgate.parse_quantity(" 1 ").trimmed
     assert repr(q) == "Quantity('1.5Gi')"
+
+
+def test_quantities_past_int64_are_exact_and_milli_overflows() -> None:
+    # SPEC §9: the SDK's Decimal has no upper bound; only the integer view says it does not fit.
+    q = sandgate.parse_quantity("1Ei")
+    assert (q.decimal, q.canonical) == ("1152921504606846976", "1Ei")
+    with pytest.raises(OverflowError):
+        q.milli
+    assert sandgate.parse_quantity("9223372036854775807m").milli == 2**63 - 1
+    with pytest.raises(OverflowError):
+        sandgate.parse_quantity("9223372036854775808m").milli
+    assert sandgate.parse_quantity("9223372036854775808m") > sandgate.parse_quantity("9223372036854775807m")
+    assert sandgate.check({"resources": {"cpu": "1E", "memory": "1Ei"}}, placement="cks").ok
 
 
 def test_quantity_grammars() -> None:

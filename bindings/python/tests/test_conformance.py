@@ -7,6 +7,14 @@ and of the C++ runner, tests/conformance/conformance_cases.cpp, which this file 
 - `exit` is 1 when any error is reported;
 - check cases load policy/runners/org first: if one cannot be read at all, its load errors are the
   whole result; otherwise the engine reports their errors itself.
+
+Every case runs twice (issue 12, item 4): from its text, and from the Python values its text
+decodes to (PyYAML's YAML 1.1 typing, as the C++ loader reads scalars, but timestamps kept as
+strings), so the converter from Python values is tested by the same cases. Through values, `line`
+and `column` are not compared (values have no source), and a case is left to the text run alone
+when its text does not decode or it expects a diagnostic that only text can cause (rules L-*:
+syntax, duplicate keys, tags, aliases, UTF-8, YAML 1.1 words…; the depth, size and integer checks
+of L-* do run through values).
 """
 
 from __future__ import annotations
@@ -67,6 +75,44 @@ def load_cases() -> list[Case]:
 
 
 CASES = load_cases()
+INPUTS = ("sandbox", "policy", "defaults", "overrides", "runners", "org")
+# The text loader's codes (rules L-*) but the limits and integer checks, which values meet too.
+TEXT_LOADER_RULES = {row["code"] for row in sandgate.codes() if row["rule"].startswith("L-")} - {
+    "SG_DOC_TOO_DEEP",
+    "SG_DOC_TOO_MANY_NODES",
+    "SG_INTEGER_RANGE",
+    "SG_NOT_AN_INTEGER",
+}
+
+
+class _ValueLoader(yaml.SafeLoader):
+    """YAML 1.1 as PyYAML types it, except timestamps, which stay strings (as the C++ loader has them)."""
+
+
+_ValueLoader.yaml_implicit_resolvers = {
+    k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:timestamp"]
+    for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def as_values(case: Case) -> dict[str, Any] | str:
+    """The case's inputs decoded to Python values, or why the case runs from text only."""
+    codes = sorted({str(e.get("code")) for e in case.diagnostics} & TEXT_LOADER_RULES)
+    if codes:
+        return f"expects a diagnostic of the text loader ({', '.join(codes)})"
+    out: dict[str, Any] = {}
+    for key in INPUTS:
+        text = text_of(case, key)
+        if text is None:
+            continue
+        try:
+            docs = list(yaml.load_all(text, Loader=_ValueLoader))  # noqa: S506 -- a SafeLoader
+        except yaml.YAMLError as e:
+            return f"its {key} text does not decode ({type(e).__name__})"
+        if len(docs) != 1:
+            return f"its {key} text holds {len(docs)} documents"
+        out[key] = docs[0]
+    return out
 
 
 def describe(d: sandgate.Diagnostic) -> str:
@@ -74,13 +120,15 @@ def describe(d: sandgate.Diagnostic) -> str:
     return f"{d.code} {d.severity} {d.input}:{d.path or '/'}{at} — {d.message}"
 
 
-def matches(e: dict[str, Any], d: sandgate.Diagnostic) -> bool:
+def matches(e: dict[str, Any], d: sandgate.Diagnostic, positions: bool = True) -> bool:
     if e.get("code") != d.code or str(e.get("path") or "") != d.path:
         return False
     if "severity" in e and str(e["severity"]) != d.severity:
         return False
     if "input" in e and str(e["input"]) != (d.input or ""):
         return False
+    if not positions:
+        return True
     if _is_int(e.get("line")) and (d.source is None or d.source.line != e["line"]):
         return False
     if _is_int(e.get("column")) and (d.source is None or d.source.column != e["column"]):
@@ -88,13 +136,13 @@ def matches(e: dict[str, Any], d: sandgate.Diagnostic) -> bool:
     return True
 
 
-def compare_diagnostics(case: Case, result: sandgate.Result) -> list[str]:
+def compare_diagnostics(case: Case, result: sandgate.Result, positions: bool = True) -> list[str]:
     actual = [d for d in result.diagnostics if d.severity != "info" or case.infos]
     used = [False] * len(actual)
     failures = []
     for e in case.diagnostics:
         for i, d in enumerate(actual):
-            if not used[i] and matches(e, d):
+            if not used[i] and matches(e, d, positions):
                 used[i] = True
                 break
         else:
@@ -146,20 +194,22 @@ def text_of(case: Case, key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def run_check(case: Case) -> list[str]:
+def run_check(case: Case, values: dict[str, Any] | None = None) -> list[str]:
     options = case.spec.get("options") if isinstance(case.spec.get("options"), dict) else {}
     assert isinstance(options, dict)
+    if values is None:  # from text; the text is given as bytes, which is always text
+        given = {k: t.encode("utf-8", "surrogatepass") for k in INPUTS if (t := text_of(case, k)) is not None}
+        sandbox: Any = given.pop("sandbox", b"{}")
+    else:
+        given = dict(values)
+        sandbox = given.pop("sandbox", {})
     result = sandgate.check(
-        text_of(case, "sandbox") or "{}",
-        policy=text_of(case, "policy"),
-        defaults=text_of(case, "defaults"),
-        overrides=text_of(case, "overrides"),
-        runners=text_of(case, "runners"),
-        org=text_of(case, "org"),
+        sandbox,
+        **given,
         client=options.get("client", "python"),
         placement=options.get("placement") or None,
     )
-    failures = compare_diagnostics(case, result)
+    failures = compare_diagnostics(case, result, positions=values is None)
     expect = case.spec["expect"]
     runtime = result.runtime_class
     actual_text = {
@@ -182,12 +232,14 @@ def run_check(case: Case) -> list[str]:
     return failures
 
 
-def run_case(case: Case) -> list[str]:
+def run_case(case: Case, values: dict[str, Any] | None = None) -> list[str]:
     if case.kind == "policy":
         text = text_of(case, "policy")
         assert text is not None, "policy cases need `policy` text"
-        return compare_diagnostics(case, sandgate.validate_policy(text))
-    return run_check(case)
+        if values is not None:
+            return compare_diagnostics(case, sandgate.validate_policy(sandgate.Policy.from_dict(values["policy"])), positions=False)
+        return compare_diagnostics(case, sandgate.validate_policy(sandgate.Policy.from_text(text)))
+    return run_check(case, values)
 
 
 def test_there_are_vectors_of_both_kinds() -> None:
@@ -206,3 +258,12 @@ def test_case_names_are_unique_within_a_file() -> None:
 def test_conformance(case: Case) -> None:
     failures = run_case(case)
     assert not failures, f"{case.file} :: {case.name}\n" + "\n".join(failures)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c.file}::{c.name}" for c in CASES])
+def test_conformance_through_values(case: Case) -> None:
+    values = as_values(case)
+    if isinstance(values, str):
+        pytest.skip(f"from text only: {values}")
+    failures = run_case(case, values)
+    assert not failures, f"{case.file} :: {case.name} (through Python values)\n" + "\n".join(failures)

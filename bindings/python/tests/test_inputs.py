@@ -262,10 +262,12 @@ def test_every_input_kind_for_runners_and_org(tmp_path: Path) -> None:
 
 
 def test_overrides_layer_wins() -> None:
+    # a keyword session.function takes (max_lifetime_seconds is not one: SG_NOT_A_PYTHON_KEYWORD)
     r = sandgate.check(
-        {"resources": RES, "max_lifetime_seconds": 1800},
-        defaults={"max_lifetime_seconds": 1200},
-        overrides={"max_lifetime_seconds": 3600},
+        {"resources": RES, "request_timeout_seconds": 10},
+        defaults={"request_timeout_seconds": 20},
+        overrides={"request_timeout_seconds": 30},
     )
-    assert r.resolved["max_lifetime_seconds"] == 3600
-    assert r.provenance["/max_lifetime_seconds"] == "function"
+    assert r.ok
+    assert r.resolved["request_timeout_seconds"] == 30
+    assert r.provenance["/request_timeout_seconds"] == "function"

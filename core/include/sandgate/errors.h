@@ -31,7 +31,7 @@ struct ExceptionClass {
 std::span<const ExceptionClass> python_exception_classes();
 // The TypeScript SDK's error classes.
 std::span<const ExceptionClass> js_exception_classes();
-// `name` and all its ancestors, nearest first (C3 order not needed: breadth first, no duplicates).
+// `name` and all its ancestors in Python's C3 order (what `cls.__mro__` lists, without `object`), no duplicates.
 std::vector<std::string_view> exception_ancestors(std::string_view name, bool js = false);
 
 // Every CWSANDBOX_* reason sandgate knows, and every gRPC status code name.

@@ -26,7 +26,7 @@ enum class QuantityErrorKind {
   format,              // "unrecognized quantity format: 'abc'"
   too_long,            // more than 64 characters
   exponent_too_large,  // exponent magnitude above 30
-  too_large,           // more than 2^63-1 milli-units
+  too_large,           // no longer reported (SPEC §9: quantities are exact over the SDK's whole range)
 };
 
 struct QuantityError {

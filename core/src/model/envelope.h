@@ -52,7 +52,7 @@ class EnvelopeIndex {
   template <typename Accept>
   static bool each(const Keyed& index, std::string_view key, Accept& accept) {
     auto it = std::lower_bound(index.begin(), index.end(), key,
-                               [](const std::pair<std::string, std::size_t>& e, std::string_view k) { return e.first < k; });
+                               [](const std::pair<std::string, std::size_t>& e, std::string_view k) { return std::string_view(e.first) < k; });
     for (; it != index.end() && it->first == key; ++it) {
       if (accept(it->second)) return true;
     }

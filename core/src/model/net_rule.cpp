@@ -58,7 +58,7 @@ bool PortSpans::covers(const PortSpans& inner) const {
 
 const BaseAnnotation* PolicyModel::base_annotation(std::string_view key) const {
   auto it = std::lower_bound(base_annotations.begin(), base_annotations.end(), key,
-                             [](const BaseAnnotation& b, std::string_view k) { return b.key < k; });
+                             [](const BaseAnnotation& b, std::string_view k) { return std::string_view(b.key) < k; });
   return it != base_annotations.end() && it->key == key ? &*it : nullptr;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 
 #include "model/cursor.h"
@@ -22,6 +23,8 @@ struct RequestCompiler {
   std::array<const Document*, 3> docs{};
   std::array<Document*, 3> owned{};  // the same documents when the compiler may take their trees
   std::array<Node, 3> prepared;  // each layer after the spelling layer and the schema
+  // SandboxDefaults.containers under a function layer: checked as from_dict does, never merged.
+  std::optional<Cursor> dropped_containers;
 
   // A cursor on a top-level field of the merged request (empty when the request does not set it).
   Cursor field(std::string_view key) const;

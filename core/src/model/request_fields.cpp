@@ -138,7 +138,10 @@ void read_lifetime(RequestCompiler& c) {
     m.timeout = RequestModel::Timeout::unset;
   } else if (!timeout.node->is_int()) {
     m.timeout = RequestModel::Timeout::invalid;
-  } else if (c.error_at(timeout.layer, timeout.path)) {
+  } else if (std::any_of(c.diags.begin(), c.diags.end(), [&](const Diagnostic& d) {
+               // The schema rejected the value; SG_REMOVED_KEY (SPEC §1.1) leaves R-TIME-3 to run.
+               return d.severity == Severity::error && d.path == timeout.path && d.code != Code::REMOVED_KEY;
+             })) {
     m.timeout = RequestModel::Timeout::rejected;
   } else if (timeout.node->integer < 1) {
     c.report(Code::TIMEOUT_RANGE, timeout, "max_timeout_seconds is " + timeout.node->display() + "; the server accepts 1 to 300",

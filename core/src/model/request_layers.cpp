@@ -19,6 +19,39 @@ constexpr std::string_view k_single_container_fields[] = {
     "container_image", "command", "args", "resources", "mounted_files", "secrets",
     "image_pull_credentials", "environment_variables", "security_context", "working_dir"};
 
+// The keywords both SDKs removed in 1.x that sandgate still reads for the documented older rules
+// (SPEC §1.1, §6.7, R-TIME-3): an error with either client, naming the replacement.
+struct RemovedKeyword {
+  std::string_view key;
+  std::string_view replacement;
+};
+constexpr RemovedKeyword k_removed_top[] = {
+    {"ports", "expose ports with services=[{port: 8080, visibility: public}]"},
+    {"max_timeout_seconds", "use request_timeout_seconds"},
+};
+constexpr RemovedKeyword k_removed_network[] = {
+    {"ingress_mode", "expose ports with services (visibility public or private) and network.ingress rules"},
+    {"exposed_ports", "expose ports with services=[{port: …}]"},
+    {"egress_mode", "use network.egress rules, or deny_egress"},
+};
+
+// Schema fields and aliases that cwsandbox's Sandbox(...) does not take (TypeError "unexpected
+// keyword argument"), that SandboxDefaults.from_dict ignores, and session.function's keywords.
+// instance_type (R-INST) and timeout_seconds (R-TIME-4) are SPEC's own inputs and are read in
+// every layer (docs/sdk-differences.md, spec-fields).
+constexpr std::string_view k_spec_fields[] = {"instance_type", "timeout_seconds"};
+constexpr std::string_view k_not_run_keywords[] = {"primary_container", "temp_dir"};
+constexpr std::string_view k_not_defaults_keywords[] = {"primary_container", "mounted_files", "image_pull_credentials",
+                                                        "template_id"};
+constexpr std::string_view k_aliases_not_python[] = {"mode", "files"};
+constexpr std::string_view k_function_keywords[] = {
+    "container_image", "temp_dir", "runner_ids", "resources", "mounted_files", "network", "services", "volumes",
+    "file_system_snapshot", "placement_mode", "placement_spillover", "runtime_class", "security_context",
+    "working_dir", "object_storage_access", "environment_variables", "annotations", "request_timeout_seconds",
+    "data_plane_mode",
+    // removed in 1.x: reported as such (session.function raises TypeError for them too)
+    "ports", "max_timeout_seconds"};
+
 bool is_one_of(std::string_view key, const auto& list) {
   return std::find(std::begin(list), std::end(list), key) != std::end(list);
 }
@@ -113,6 +146,85 @@ bool RequestCompiler::reported_under(Layer, const std::string& path) const {
   return std::any_of(diags.begin(), diags.end(), [&](const Diagnostic& d) { return path_under(d.path, path); });
 }
 
+namespace {
+
+// SandboxDefaults.from_dict ignores keys it does not know, sandgate's aliases among them: they
+// are not read (and so cannot collide with the field they would spell).
+void drop_defaults_aliases(RequestCompiler& c, Node& root, DiagnosticSink& sink) {
+  for (auto it = root.members.begin(); it != root.members.end();) {
+    if (!is_one_of(it->key, k_aliases_not_python)) {
+      ++it;
+      continue;
+    }
+    Diagnostic& d = sink.add(Code::NOT_A_PYTHON_KEYWORD, pointer_join("", it->key), it->key_mark,
+                             "SandboxDefaults has no field \"" + it->key + "\": from_dict ignores it",
+                             "write \"" + std::string(it->key == "mode" ? "placement_mode" : "mounted_files") + "\"");
+    d.severity = Severity::warning;
+    apply_client(d, c.m.client);
+    it = root.members.erase(it);
+  }
+}
+
+void report_removed(RequestCompiler& c, DiagnosticSink& sink, const Member& m, const std::string& path,
+                    const RemovedKeyword& r) {
+  std::string key(m.input_key());
+  Diagnostic& d = sink.add(Code::REMOVED_KEY, path, m.key_mark,
+                           "\"" + key + "\" was removed in cwsandbox 1.x (the TypeScript SDK: \"" + key +
+                               " is not supported in v1\")",
+                           std::string(r.replacement));
+  apply_client(d, c.m.client);
+}
+
+// SPEC §1.1: the removed keywords, and (client rules of the Python SDK, §1.3) the keywords that
+// cwsandbox's Sandbox(...), SandboxDefaults.from_dict or session.function do not take.
+void check_keywords(RequestCompiler& c, Node& root, Layer layer, DiagnosticSink& sink) {
+  for (auto it = root.members.begin(); it != root.members.end();) {
+    const Member& m = *it;
+    std::string path = pointer_join("", m.input_key());
+    bool erase = false;
+    if (layer != Layer::defaults || m.key != "max_timeout_seconds") {  // defaults: SG_FIELD_NOT_ALLOWED_IN_DEFAULTS
+      for (const auto& r : k_removed_top) {
+        if (m.key == r.key) report_removed(c, sink, m, path, r);
+      }
+    }
+    if (m.key == "network" && m.value.is_object()) {
+      for (const auto& nm : m.value.members) {
+        for (const auto& r : k_removed_network) {
+          if (nm.key == r.key) report_removed(c, sink, nm, pointer_join(path, nm.input_key()), r);
+        }
+      }
+    }
+    bool alias = is_one_of(m.original_key, k_aliases_not_python);
+    std::string what;
+    if (layer == Layer::sandbox && (alias || is_one_of(m.key, k_not_run_keywords))) {
+      what = "Sandbox.run() got an unexpected keyword argument '" + std::string(m.input_key()) + "'";
+    } else if (layer == Layer::defaults && (alias || is_one_of(m.key, k_not_defaults_keywords))) {
+      what = "SandboxDefaults has no field \"" + std::string(m.input_key()) + "\": from_dict ignores it";
+      erase = true;  // the SDK never reads it
+    } else if (layer == Layer::function && (alias || !(is_one_of(m.key, k_function_keywords) || is_one_of(m.key, k_spec_fields)))) {
+      what = "session.function() got an unexpected keyword argument '" + std::string(m.input_key()) + "'";
+    }
+    if (!what.empty()) {
+      std::string hint = alias ? "write \"" + m.key + "\" (\"" + m.original_key + "\" is sandgate's alias)"
+                       : layer == Layer::function ? "set it in SandboxDefaults or per sandbox"
+                                                  : "leave it out: the Python SDK does not take it";
+      Diagnostic& d = sink.add(Code::NOT_A_PYTHON_KEYWORD, path, m.key_mark, what, hint);
+      if (layer == Layer::defaults) d.severity = Severity::warning;
+      apply_client(d, c.m.client);
+    }
+    if (layer == Layer::function && m.key == "mounted_files" && m.value.is_object() && !m.value.members.empty()) {
+      Diagnostic& d = sink.add(Code::TYPE_MISMATCH, path, m.value.mark.known() ? m.value.mark : m.key_mark,
+                               "session.function() takes mounted_files as a list of {mount_path, file_content} dicts, "
+                               "not a mapping (it keeps only the mapping's keys)",
+                               "write [{mount_path: …, file_content: …}]");
+      if (c.m.client == Client::typescript) d.severity = Severity::warning;  // a Python API's rule
+    }
+    it = erase ? root.members.erase(it) : it + 1;
+  }
+}
+
+}  // namespace
+
 bool prepare_layers(RequestCompiler& c) {
   bool usable = true;
   for (Layer layer : k_layers) {
@@ -139,6 +251,7 @@ bool prepare_layers(RequestCompiler& c) {
       continue;
     }
     if (layer == Layer::sandbox) c.m.root = Origin{"", {}, {}, Layer::sandbox};
+    if (layer == Layer::defaults) drop_defaults_aliases(c, root, sink);
     const auto& cs = schema::get("sandbox");
     // A value the loader or a binding already reported (and replaced) is not reported again.
     schema::ReportedPaths reported;
@@ -154,6 +267,7 @@ bool prepare_layers(RequestCompiler& c) {
     schema::validate(root, cs, "", sink, reported);
     // Schema codes that only one SDK checks (gpu shorthand, removed keys, …) follow SPEC §1.3 too.
     for (std::size_t i = first_schema_diagnostic; i < c.diags.size(); ++i) apply_client(c.diags[i], c.m.client);
+    check_keywords(c, root, layer, sink);
     if (layer == Layer::defaults) {
       for (auto it = root.members.begin(); it != root.members.end();) {
         if (it->key == "max_timeout_seconds") {
@@ -203,6 +317,20 @@ void merge_layers(RequestCompiler& c) {
     for (auto& mem : c.prepared[index(layer)].members) {
       Node& v = mem.value;
       Origin o = member_origin(mem, pointer_join("", mem.input_key()), layer);
+      if (mem.key == "containers" && layer == Layer::defaults) {
+        // RemoteFunction builds its sandbox with defaults.with_overrides(containers=None): the
+        // session's containers (checked by from_dict, above) never reach a function's sandbox.
+        // Elsewhere an empty list is not None: Sandbox's _validate_containers refuses it.
+        if (c.docs[index(Layer::function)]) {
+          Origin at_key = o;
+          if (at_key.key_mark.known()) at_key.mark = at_key.key_mark;
+          c.report_at(Code::CONTAINERS_DROPPED_BY_FUNCTION, at_key,
+                      "@session.function drops SandboxDefaults.containers: the function's sandbox has one container",
+                      "set the function's container with container_image and resources");
+          c.dropped_containers = Cursor{&mem.value, &mem, o.path, layer};
+          continue;
+        }
+      }
       if (mem.key == "containers") containers_layer = layer;
       MergedField* existing = find(mem.key);
       if (is_one_of(mem.key, k_map_fields)) {
@@ -253,15 +381,17 @@ void merge_layers(RequestCompiler& c) {
     }
   }
   if (!containers_layer) return;
-  // containers= does not inherit the single-container fields from SandboxDefaults, and cannot be
-  // combined with them in the same call.
+  // containers= (or SandboxDefaults.containers) does not inherit the single-container fields from
+  // SandboxDefaults, and cannot be combined with them as explicit keywords; the SDK compares
+  // only the explicit keywords, so single-container fields beside containers in the defaults
+  // are dropped, not refused.
   std::vector<MergedField> kept;
   for (auto& f : fields) {
     if (!is_one_of(f.member.key, k_single_container_fields)) {
       kept.push_back(std::move(f));
       continue;
     }
-    if (index(f.origin.layer) >= index(*containers_layer)) {
+    if (f.origin.layer != Layer::defaults) {
       c.report_at(Code::CONTAINERS_WITH_SINGLE_FIELDS, f.origin,
                   "\"" + std::string(f.member.input_key()) + "\" is a single-container field, and containers= is set",
                   "move it into the container it belongs to");

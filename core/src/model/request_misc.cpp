@@ -88,9 +88,24 @@ void check_services(RequestCompiler& c) {
                "visibility " + s["visibility"].node->display() + " is not public, private, custom or unspecified");
     }
     if (Cursor e = s["endpoint"]; e && e.node->is_object()) {
-      std::string kind = ascii_lower(e["kind"].str()), auth = ascii_lower(e["auth"].str("open"));
-      if (kind != "https" || auth != "open") {
-        c.report(Code::SERVICE_INVALID, e, "an endpoint must be kind https with auth open", "write endpoint: {kind: https, auth: open}");
+      // cwsandbox 1.22's Endpoint: kind https (auth open or share_token, required) or
+      // tls_passthrough (no auth, no timeout); the enums are lowercased before lookup.
+      std::string kind = ascii_lower(e["kind"].str()), auth = ascii_lower(e["auth"].str());
+      bool has_auth = e["auth"] && e["auth"].node->is_string();
+      if (e["kind"] && e["kind"].node->is_string() && kind != "https" && kind != "tls_passthrough") {
+        c.report(Code::SERVICE_INVALID, e["kind"], "endpoint kind " + e["kind"].node->display() + " is not a valid EndpointKind",
+                 "use \"https\" or \"tls_passthrough\"");
+      } else if (has_auth && auth != "open" && auth != "share_token") {
+        c.report(Code::SERVICE_INVALID, e["auth"], "endpoint auth " + e["auth"].node->display() + " is not a valid EndpointAuth",
+                 "use \"open\" or \"share_token\"");
+      } else if (kind == "https" && !has_auth) {
+        c.report(Code::SERVICE_INVALID, e, "Endpoint.auth is required when kind is HTTPS", "add auth: open (or share_token)");
+      } else if (kind == "tls_passthrough" && has_auth) {
+        c.report(Code::SERVICE_INVALID, e["auth"], "Endpoint.auth must be unset when kind is TLS_PASSTHROUGH",
+                 "the workload terminates TLS itself: remove auth");
+      } else if (kind == "tls_passthrough" && e["request_timeout_seconds"]) {
+        c.report(Code::SERVICE_INVALID, e["request_timeout_seconds"],
+                 "Endpoint.request_timeout_seconds must be unset when kind is TLS_PASSTHROUGH", "remove it");
       }
       if (visibility != "public" || (protocol != "unspecified" && protocol != "tcp")) {
         c.report(Code::SERVICE_INVALID, e, "an endpoint needs visibility public and protocol unset or tcp");
@@ -133,8 +148,13 @@ void check_secrets(RequestCompiler& c) {
                "drop one of them: the TypeScript SDK rejects the collision");
     }
     for (const char* field : {"store", "name", "env_var"}) {
-      if (Cursor f = s[field]; f && f.node->is_string() && f.node->text.find_first_not_of(" \t") == std::string::npos) {
-        c.report(Code::SECRET_CLIENT_RULE, f, std::string("secret ") + field + " is empty", "give it a value");
+      Cursor f = s[field];
+      if (!f || !f.node->is_string()) continue;
+      if (f.node->text.empty()) {
+        // Secret.__post_init__ (ValueError) and the TypeScript SDK alike.
+        c.report(Code::SECRET_FIELD_EMPTY, f, std::string("Secret.") + field + " cannot be empty", "give it a value");
+      } else if (f.node->text.find_first_not_of(" \t") == std::string::npos) {
+        c.report(Code::SECRET_CLIENT_RULE, f, std::string("secret ") + field + " is blank", "give it a value");
       }
     }
   }
@@ -143,32 +163,89 @@ void check_secrets(RequestCompiler& c) {
   }
 }
 
+// Container.__post_init__ on one entry (what SandboxDefaults.from_dict runs too): the name's
+// form, working_dir, secrets unique by env_var, and no security_context. `named` is set to the
+// name when the container has one ("" and other falsy values are unnamed).
+void check_container(RequestCompiler& c, const Cursor& ct, Cursor& named) {
+  // cwsandbox 1.22 _RESERVED_CONTAINER_NAMES (and the prefix cw-object-store-agent-restore-).
+  static constexpr std::string_view k_reserved[] = {"cw-object-store-agent", "cw-object-store-agent-restore", "cws-engine",
+                                                    "dns-egress", "dns-egress-probe"};
+  Cursor name = ct["name"];
+  // Container(name="") is unnamed; a value of another type is the schema's (SG_TYPE_MISMATCH).
+  if (name && (!name.node->is_string() || name.node->text.empty())) name = Cursor{};
+  named = name;
+  if (name) {
+    const std::string& n = name.node->text;
+    bool reserved = std::find(std::begin(k_reserved), std::end(k_reserved), n) != std::end(k_reserved) ||
+                    n.rfind("cw-object-store-agent-restore-", 0) == 0;
+    if (!is_dns1123_label(n)) {
+      c.report(Code::CONTAINER_INVALID, name,
+               "container name " + name.node->display() + " is not a DNS-1123 label (lowercase letters, digits, '-', at most 63)");
+      named = Cursor{};
+    } else if (reserved) {
+      c.report(Code::CONTAINER_INVALID, name, "container name \"" + n + "\" is reserved by the platform");
+      named = Cursor{};
+    }
+  }
+  if (Cursor wd = ct["working_dir"]; wd && wd.node->is_string() && !wd.node->text.empty()) {
+    if (wd.node->text.front() != '/' || wd.node->text == "/") {
+      c.report(Code::MOUNT_PATH_NOT_ABSOLUTE, wd,
+               "Container.working_dir must be an absolute path other than '/', got: " + wd.node->display(), "write e.g. /app");
+    }
+  }
+  std::map<std::string, std::pair<std::tuple<std::string, std::string, std::string>, Origin>> by_env;
+  Cursor secrets = ct["secrets"];
+  for (std::size_t k = 0; k < secrets.size(); ++k) {
+    Cursor sec = secrets.at(k);
+    if (!sec.node->is_object()) continue;
+    std::string env = sec["env_var"].str(sec["name"].str());
+    auto source = std::make_tuple(sec["store"].str(), sec["name"].str(), sec["field"].str());
+    auto [it, inserted] = by_env.emplace(env, std::make_pair(source, origin_of(sec)));
+    if (!inserted && it->second.first != source) {
+      Diagnostic& d = c.report(Code::SECRET_CONFLICT, sec, "Conflicting secrets for env_var '" + env + "': two different sources set it",
+                               "give one of them another env_var");
+      c.relate(d, it->second.second, "the other source for this env_var");
+    }
+  }
+  if (Cursor sc = ct["security_context"]) {
+    c.report_key(Code::NOT_A_PYTHON_KEYWORD, sc, "Container.__init__() got an unexpected keyword argument 'security_context'",
+                 "cwsandbox's Container has no security context of its own");
+  }
+}
+
 void check_containers(RequestCompiler& c) {
+  // SandboxDefaults.containers under a function: from_dict builds each Container (its checks
+  // run), then the function's sandbox drops them.
+  if (c.dropped_containers) {
+    for (std::size_t i = 0; i < c.dropped_containers->size(); ++i) {
+      Cursor unused;
+      if (c.dropped_containers->at(i).node->is_object()) check_container(c, c.dropped_containers->at(i), unused);
+    }
+  }
   Cursor containers = c.field("containers");
   if (!containers || !containers.node->is_array()) return;
-  static constexpr std::string_view k_reserved[] = {"cw-object-store-agent", "cw-object-store-agent-restore", "dns-egress", "dns-egress-probe"};
+  if (containers.size() == 0) {
+    // Sandbox(containers=[]) and an empty SandboxDefaults.containers alike (_validate_containers).
+    c.report(Code::VALUE_RANGE, containers, "containers cannot be empty", "leave containers out for a single container");
+    return;
+  }
   std::unordered_map<std::string, Origin> names;
   std::size_t primaries = 0;
   for (std::size_t i = 0; i < containers.size(); ++i) {
     Cursor ct = containers.at(i);
     if (!ct.node->is_object()) continue;
-    Cursor name = ct["name"];
-    std::string n = name.str();
     if (ct["primary"].boolean(false)) ++primaries;
+    Cursor name;
+    check_container(c, ct, name);
+    std::string n = name.str();
+    // _validate_containers: with several containers, every one named and the names unique.
     if (name) {
-      bool reserved = std::find(std::begin(k_reserved), std::end(k_reserved), n) != std::end(k_reserved) ||
-                      n.rfind("cw-object-store-agent-restore-", 0) == 0;
-      if (!is_dns1123_label(n)) {
-        c.report(Code::CONTAINER_INVALID, name,
-                 "container name " + name.node->display() + " is not a DNS-1123 label (lowercase letters, digits, '-', at most 63)");
-      } else if (reserved) {
-        c.report(Code::CONTAINER_INVALID, name, "container name \"" + n + "\" is reserved by the platform");
-      } else if (auto it = names.find(n); it != names.end()) {
+      if (auto it = names.find(n); it != names.end()) {
         Diagnostic& d = c.report(Code::CONTAINER_INVALID, name, "container name \"" + n + "\" is used twice");
         c.relate(d, it->second, "the first container with this name");
       }
       names.emplace(n, origin_of(name));
-    } else if (containers.size() > 1) {
+    } else if (containers.size() > 1 && !(ct["name"] && ct["name"].node->is_string() && !ct["name"].node->text.empty())) {
       c.report(Code::CONTAINER_INVALID, ct, "every container needs a name when there are several");
     }
     if (containers.size() > 1 && !ct["resources"]) {
@@ -187,9 +264,76 @@ void check_containers(RequestCompiler& c) {
   }
 }
 
+std::string python_repr_of(std::string_view v) { return "'" + std::string(v) + "'"; }
+
+// An enum the Python SDK builds from a string lowercased (StrEnum(value.lower())): anything else
+// is its ValueError "'x' is not a valid <Enum>".
+void check_enum(RequestCompiler& c, const Cursor& at, std::string_view enum_name, std::initializer_list<std::string_view> values) {
+  if (!at || !at.node->is_string()) return;
+  std::string v = ascii_lower(at.node->text);
+  for (auto allowed : values) {
+    if (v == allowed) return;
+  }
+  std::string list;
+  for (auto allowed : values) list += (list.empty() ? "\"" : ", \"") + std::string(allowed) + "\"";
+  c.report(Code::ENUM_VALUE, at, python_repr_of(v) + " is not a valid " + std::string(enum_name), "use one of " + list + " (any case)");
+}
+
+void check_client_enums(RequestCompiler& c) {
+  check_enum(c, c.field("data_plane_mode"), "DataPlaneMode", {"auto", "gateway", "direct"});
+  check_enum(c, c.field("object_storage_access")["permission"], "ObjectStoragePermission", {"unspecified", "read", "read_write"});
+}
+
+// Sandbox.run(template_id=…): STRICT placement only, and container overrides replace the
+// template's container whole, so they need its image (cwsandbox _build_create_from_template_request).
+void check_template(RequestCompiler& c) {
+  // from_template is `template_id is not None` (the spillover rule); the template request is
+  // built when it is truthy (the container-overrides rule).
+  Cursor tpl = c.field("template_id");
+  if (!tpl || tpl.layer != Layer::sandbox) return;
+  if (Cursor sp = c.field("placement_spillover"); sp && sp.layer == Layer::sandbox && sp.node->is_string() &&
+                                                  ascii_lower(sp.node->text) != "strict") {
+    c.report(Code::SPILLOVER_CONFLICT, sp,
+             "placement_spillover must be STRICT for template sandboxes (got " + python_repr_of(ascii_lower(sp.node->text)) + ")",
+             "leave placement_spillover unset for a template");
+  }
+  const Node& t = *tpl.node;
+  bool truthy = t.is_string() ? !t.text.empty()
+                : t.is_bool() ? t.boolean
+                : t.is_int() ? t.integer != 0 || t.int_overflow
+                : t.is_number() ? t.number != 0
+                : t.is_array() ? !t.items.empty()
+                : t.is_object() ? !t.members.empty()
+                                : false;
+  if (!truthy) return;
+  auto explicit_field = [&](std::string_view key) {
+    Cursor f = c.field(key);
+    return f && f.layer == Layer::sandbox ? f : Cursor{};
+  };
+  if (explicit_field("container_image") || explicit_field("containers")) return;
+  for (std::string_view key : {"command", "args", "environment_variables", "mounted_files", "volumes", "file_system_snapshot",
+                               "secrets", "resources", "image_pull_credentials", "security_context", "working_dir"}) {
+    Cursor f = explicit_field(key);
+    if (!f) continue;
+    // Only three overrides count when truthy (environment_variables, secrets, working_dir "" →
+    // None); command and args count when not None, the others when the keyword is given at all.
+    bool empty = (key == "environment_variables" && f.node->is_object() && f.node->members.empty()) ||
+                 (key == "secrets" && f.node->is_array() && f.node->items.empty()) ||
+                 (key == "working_dir" && f.node->is_string() && f.node->text.empty());
+    if (empty) continue;
+    c.report_key(Code::TEMPLATE_OVERRIDES_WITHOUT_IMAGE, f,
+                 "replace-on-presence container overrides require container_image: \"" + std::string(f.member->input_key()) +
+                     "\" overrides the template's container, and the API replaces the whole container",
+                 "add container_image (the template's image, or another)");
+    return;
+  }
+}
+
 }  // namespace
 
 void check_misc(RequestCompiler& c) {
+  check_client_enums(c);
+  check_template(c);
   check_tags(c);
   check_services(c);
   check_secrets(c);

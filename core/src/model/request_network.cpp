@@ -93,6 +93,11 @@ DeclaredRule read_declared(RequestCompiler& c, const Cursor& at, std::size_t ind
   }
   if (Cursor t = at["tenant"]) {
     r.peers.push_back(PeerKind::tenant);
+    // cwsandbox's TenantScope(value.lower()) takes its lowercase names only (any case).
+    if (std::string lower = ascii_lower(t.str()); t.node->is_string() && lower.rfind("tenant_scope_", 0) == 0 && parse_tenant(lower)) {
+      c.report(Code::PYTHON_CLIENT_RULE, t, "'" + lower + "' is not a valid TenantScope",
+               "the Python SDK takes \"same_user\", \"same_org\" or \"sandbox_network\" (any case), not TENANT_SCOPE_* names");
+    }
     auto tenant = parse_tenant(t.str());
     if (!tenant) {
       invalid(t, "tenant " + t.node->display() + " is not same_user, same_org or sandbox_network");
@@ -112,8 +117,10 @@ DeclaredRule read_declared(RequestCompiler& c, const Cursor& at, std::size_t ind
   if (Cursor s = at["selector"]) {
     r.peers.push_back(PeerKind::selector);
     Cursor labels = s["pod_labels"];
-    if (!labels || !labels.node->is_object() || labels.node->members.empty()) {
-      invalid(labels ? labels : s, "a selector needs at least one pod label", "add pod_labels, e.g. {app: web}");
+    if (!labels) {
+      // The schema reported the missing field (SelectorBlock's TypeError).
+    } else if (!labels.node->is_object() || labels.node->members.empty()) {
+      invalid(labels, "a selector needs at least one pod label", "add pod_labels, e.g. {app: web}");
     } else {
       for (const auto& m : labels.node->members) r.pod_labels[m.key] = m.value.text;
     }
@@ -129,6 +136,9 @@ DeclaredRule read_declared(RequestCompiler& c, const Cursor& at, std::size_t ind
     if (p.node->is_int()) {
       pr.port = p.node->integer;
     } else {
+      // PortRange(end_port=…) without port is its constructor's TypeError (the schema's
+      // SG_REQUIRED_ARGUMENT): no range to check.
+      if (p.node->is_object() && !p["port"]) continue;
       pr.port = p["port"].integer();
       pr.end_port = p["end_port"].integer();
       pr.protocol = upper(p["protocol"].str("TCP"));
@@ -136,6 +146,11 @@ DeclaredRule read_declared(RequestCompiler& c, const Cursor& at, std::size_t ind
     if (pr.port < 1 || pr.port > 65535) invalid(p, "port " + std::to_string(pr.port) + " is outside 1..65535");
     if (pr.end_port != 0 && (pr.end_port < pr.port || pr.end_port > 65535)) {
       invalid(p, "end_port " + std::to_string(pr.end_port) + " must be between port " + std::to_string(pr.port) + " and 65535");
+    } else if (Cursor ep = p["end_port"]; ep.is_int() && ep.node->integer == 0) {
+      // The proto reads 0 as "a single port" (policies keep that, P-7); cwsandbox's PortRange
+      // requires a set end_port in port..65535.
+      c.report(Code::PYTHON_CLIENT_RULE, ep, "PortRange.end_port must be " + std::to_string(pr.port) + "-65535, got 0",
+               "leave end_port out for a single port");
     }
     if (pr.protocol != "TCP" && pr.protocol != "UDP" && pr.protocol != "SCTP") invalid(p, "protocol \"" + pr.protocol + "\" is not TCP, UDP or SCTP");
     r.ports.push_back(pr);

@@ -29,6 +29,15 @@ void read_placement(RequestCompiler& c) {
   Cursor mode_at = c.field("placement_mode");
   if (mode_at) m.mode_at = origin_of(mode_at);
   if (mode_at && mode_at.node->is_string()) {
+    // cwsandbox's PlacementMode(value.lower()) takes only unspecified, serverless and cks.
+    // SPEC §5.4 accepts the proto's SANDBOX_MODE_* names too: under Python that is a warning
+    // (docs/sdk-differences.md, placement-mode-proto-names); an empty string is the SDK's error.
+    if (std::string lower = ascii_lower(mode_at.node->text);
+        parse_mode(lower) != ModeParse::invalid && lower != "serverless" && lower != "cks" && lower != "unspecified") {
+      Diagnostic& d = c.report(Code::PYTHON_CLIENT_RULE, mode_at, "'" + lower + "' is not a valid PlacementMode for the Python SDK",
+                               "the Python SDK takes \"serverless\", \"cks\" or \"unspecified\" (any case)");
+      if (!lower.empty()) d.severity = Severity::warning;
+    }
     switch (parse_mode(mode_at.node->text)) {
       case ModeParse::invalid:
         c.report(Code::PLACEMENT_MODE_INVALID, mode_at, mode_at.node->display() + " is not a valid placement mode",

@@ -47,8 +47,12 @@ void read_gpu(RequestCompiler& c, const Cursor& g, bool nested, Container& out) 
     if (count.is_int()) gpu.count = count.node->integer;
     if (type && type.node->is_string()) gpu.type = type.node->text;
     if (mem.is_int()) gpu.memory_gb = mem.node->integer;
-    if (!count && !c.reported_under(g.layer, g.path)) {
-      c.report(Code::GPU_INVALID, g, "gpu has no count", "add count: 1 (whole GPUs, at least 1)");
+    if (!count) {
+      // No key is required (SPEC §5.2 item 3): the SDK sends count 0, which asks for no GPU.
+      if (!c.reported_under(g.layer, g.path) && (type || mem)) {
+        c.report(Code::GPU_COUNT_MISSING, g, "gpu has no count: the SDK sends count 0, so the sandbox gets no GPU",
+                 "add count: 1 (whole GPUs, at least 1)");
+      }
       return;
     }
     if (type && mem) {
@@ -84,7 +88,19 @@ void normalize(RequestCompiler& c, const Cursor& res, Container& out) {
     return;
   }
   if (res.node->members.empty()) {
-    if (!c.reported_under(res.layer, res.path)) {
+    // Only unknown keys (the schema dropped them): neither form applies, and the SDK raises
+    // TypeError "unrecognized resources dict keys" rather than the flat form's ValueError.
+    std::string unknown;
+    for (auto& d : c.diags) {
+      if (d.code == Code::RESOURCES_UNKNOWN_KEY && d.severity == Severity::error && d.path.size() > res.path.size() &&
+          d.path.compare(0, res.path.size(), res.path) == 0 && d.path[res.path.size()] == '/' &&
+          d.path.find('/', res.path.size() + 1) == std::string::npos) {
+        unknown += (unknown.empty() ? "" : ", ") + d.path.substr(res.path.size() + 1);
+        d.code = Code::RESOURCES_SHAPE;
+        d.message = "resources has no recognised key (cpu, memory, gpu, requests, limits): " + d.message;
+      }
+    }
+    if (unknown.empty() && !c.reported_under(res.layer, res.path)) {
       c.report(Code::RESOURCES_SHAPE, res, "resources has no recognised key (cpu, memory, gpu, requests, limits)",
                "write {\"cpu\": \"1\", \"memory\": \"1Gi\"} or {\"requests\": {...}, \"limits\": {...}}");
     }
@@ -92,8 +108,18 @@ void normalize(RequestCompiler& c, const Cursor& res, Container& out) {
     return;
   }
   if (c.error_under(res.layer, res.path)) out.invalid = true;
+  // The form is chosen by the keys present, even with a None value (cwsandbox _from_dict); a
+  // None or empty side counts as not given (SPEC §5.2 item 2).
   Cursor requests = res["requests"], limits = res["limits"];
   bool nested = requests || limits;
+  auto given = [](const Cursor& side) { return side && side.node->is_object() && !side.node->members.empty(); };
+  for (const Cursor* side : {&requests, &limits}) {
+    if (*side && side->node->is_object() && side->node->members.empty() && !c.reported_under(side->layer, side->path)) {
+      c.report(Code::RESOURCES_ONE_SIDED, *side,
+               "resources." + std::string(side == &requests ? "requests" : "limits") + " is empty",
+               "the Python SDK fills an empty side from the other one; the TypeScript SDK rejects an empty object");
+    }
+  }
   if (nested && (res["cpu"] || res["memory"])) {
     Cursor flat = res["cpu"] ? res["cpu"] : res["memory"];
     c.report(Code::RESOURCES_MIXED_FORMS, flat,
@@ -107,14 +133,18 @@ void normalize(RequestCompiler& c, const Cursor& res, Container& out) {
     read_quantity(c, requests["memory"], "requests.memory", out.req_mem, &out.req_mem_written);
     read_quantity(c, limits["cpu"], "limits.cpu", out.lim_cpu, &lim_cpu_written);
     read_quantity(c, limits["memory"], "limits.memory", out.lim_mem, &lim_mem_written);
-    if (requests.node && limits.node == nullptr) {
-      c.report(Code::RESOURCES_ONE_SIDED, requests, "resources gives requests without limits",
-               "the Python SDK copies requests into limits (Guaranteed); the TypeScript SDK requires both");
+    if (given(requests) && !given(limits)) {
+      if (!(limits && limits.node->is_object())) {  // an empty limits object is reported above
+        c.report(Code::RESOURCES_ONE_SIDED, requests, "resources gives requests without limits",
+                 "the Python SDK copies requests into limits (Guaranteed); the TypeScript SDK requires both");
+      }
       out.lim_cpu = out.req_cpu, out.lim_mem = out.req_mem;
       lim_cpu_written = out.req_cpu_written, lim_mem_written = out.req_mem_written;
-    } else if (limits.node && requests.node == nullptr) {
-      c.report(Code::RESOURCES_ONE_SIDED, limits, "resources gives limits without requests",
-               "the Python SDK copies limits into requests (Guaranteed); the TypeScript SDK requires both");
+    } else if (given(limits) && !given(requests)) {
+      if (!(requests && requests.node->is_object())) {
+        c.report(Code::RESOURCES_ONE_SIDED, limits, "resources gives limits without requests",
+                 "the Python SDK copies limits into requests (Guaranteed); the TypeScript SDK requires both");
+      }
       out.req_cpu = out.lim_cpu, out.req_mem = out.lim_mem;
       out.req_cpu_written = lim_cpu_written, out.req_mem_written = lim_mem_written;
     }

@@ -21,12 +21,19 @@ bool under(std::string_view path, std::string_view root) {
   return path == root || (path.size() > root.size() && path.compare(0, root.size(), root) == 0 && path[root.size()] == '/');
 }
 
-// The gateway's validateMountPathBase: "" when the path is fine, else why not.
-std::string mount_path_problem(std::string_view p) {
+// What cwsandbox's _validate_absolute_mount_path refuses before sending (ValueError): "" when
+// the path is non-empty, absolute and not /.
+std::string sdk_mount_path_problem(std::string_view p) {
   if (p.empty()) return "it is empty";
-  if (p.size() > 256) return "it is longer than 256 characters";
   if (p.front() != '/') return "it is not absolute";
   if (p == "/") return "it is /";
+  return {};
+}
+
+// The gateway's validateMountPathBase: "" when the path is fine, else why not.
+std::string mount_path_problem(std::string_view p) {
+  if (std::string sdk = sdk_mount_path_problem(p); !sdk.empty()) return sdk;
+  if (p.size() > 256) return "it is longer than 256 characters";
   if (p.back() == '/') return "it ends with '/' (not canonical)";
   std::size_t start = 1;
   while (start <= p.size()) {
@@ -72,14 +79,23 @@ struct Reader {
   std::vector<std::string> mount_path;          // per volume
   std::vector<Origin> name_at;                  // per volume: its name, else the volume
 
-  void check_mount_path(const Cursor& mp) {
+  void check_mount_path(const Cursor& mp) { check_mount_path(c, mp); }
+  static void check_mount_path(RequestCompiler& c, const Cursor& mp) {
     std::string problem = mount_path_problem(mp.node->text);
-    if (!problem.empty()) c.report(Code::MOUNT_PATH_INVALID, mp, "mount path " + mp.node->display() + " is not allowed: " + problem, k_mount_hint);
+    if (problem.empty()) return;
+    // The SDK's own rule (empty, relative, /) is its ValueError; the rest only the server checks.
+    c.report(sdk_mount_path_problem(mp.node->text).empty() ? Code::MOUNT_PATH_INVALID : Code::MOUNT_PATH_NOT_ABSOLUTE, mp,
+             "mount path " + mp.node->display() + " is not allowed: " + problem, k_mount_hint);
   }
-  void check_sub_path(const Cursor& sp) {
+  // `sdk`: a volume's sub_path, which cwsandbox checks itself (_validate_sub_path, ValueError); a
+  // volume mount's sub_path is checked by the server only.
+  void check_sub_path(const Cursor& sp, bool sdk) {
     if (!sp || !sp.node->is_string()) return;
     std::string problem = sub_path_problem(sp.node->text);
-    if (!problem.empty()) c.report(Code::MOUNT_PATH_INVALID, sp, "sub_path " + sp.node->display() + " is not allowed: " + problem);
+    if (!problem.empty()) {
+      c.report(sdk ? Code::MOUNT_PATH_NOT_ABSOLUTE : Code::MOUNT_PATH_INVALID, sp,
+               "sub_path " + sp.node->display() + " is not allowed: " + problem, "write a relative path such as data/run1");
+    }
   }
 
   void read(const Cursor& v, std::string_view default_name) {
@@ -87,8 +103,40 @@ struct Reader {
     vol.at = origin_of(v);
     vol.name = v["name"].str(std::string(default_name));
     name_at.push_back(v["name"] ? origin_of(v["name"]) : origin_of(v));
+    // A dict with volume_id is a RegisteredVolumeOptions, except that Sandbox(volumes=…) sends a
+    // dict without a (truthy) mount_path as it is, an unmounted volume (cwsandbox
+    // _spec.volumes_to_proto); SandboxDefaults.from_dict always builds the class.
+    Cursor mp_at = v["mount_path"];
+    bool registered = static_cast<bool>(v["volume_id"]);
+    bool mounted = mp_at && mp_at.node->is_string() && !mp_at.node->text.empty();
+    bool bypass = registered && !mounted && v.layer != Layer::defaults;
+    if (registered && !bypass) {
+      if (!mp_at) {
+        c.report(Code::REQUIRED_ARGUMENT, v, "RegisteredVolumeOptions.__init__() missing 1 required keyword-only argument: 'mount_path'",
+                 "give the volume a mount_path (SandboxDefaults.from_dict builds a RegisteredVolumeOptions)");
+      }
+      for (const char* scratch : {"size", "medium", "restore_from_snapshot_id"}) {
+        if (Cursor f = v[scratch]) {
+          c.report_key(Code::UNKNOWN_KEY, f,
+                       "RegisteredVolumeOptions.__init__() got an unexpected keyword argument '" + std::string(scratch) + "'",
+                       "a volume with volume_id is a registered volume; " + std::string(scratch) + " belongs to a scratch volume");
+        }
+      }
+    }
+    if (bypass) {
+      // Sent as {name, volume_id}: nothing else is read.
+      mount_path.emplace_back();
+      mount_at.emplace_back();
+      c.m.volumes.push_back(std::move(vol));
+      return;
+    }
     if (Cursor m = v["medium"]; m && m.node->is_string()) {
       vol.medium_at = origin_of(m);
+      if (std::string lower = ascii_lower(m.node->text); lower != "disk" && lower != "memory" && lower != "unspecified" &&
+                                                        parse_medium(lower)) {
+        c.report(Code::PYTHON_CLIENT_RULE, m, "'" + lower + "' is not a valid StorageMedium",
+                 "the Python SDK takes \"disk\", \"memory\" or \"unspecified\" (any case), not empty or STORAGE_MEDIUM_* names");
+      }
       if (auto medium = parse_medium(m.node->text)) {
         vol.medium = *medium;
       } else {
@@ -105,7 +153,7 @@ struct Reader {
       path_at = origin_of(mp);
       check_mount_path(mp);
     }
-    check_sub_path(v["sub_path"]);
+    check_sub_path(v["sub_path"], true);
     if (!v["restore_from_snapshot_id"].str().empty() || !v["file_system_snapshot_id"].str().empty()) c.m.snapshot_storage = true;
     // R-VOL-2: sizes as written (a percentage is resolved against the memory request in check).
     Cursor size = v["size"];
@@ -171,15 +219,24 @@ void read_volumes(RequestCompiler& c) {
   // R-VOL-1 for the per-container volume_mounts (multi-container form): the same path rules, and
   // unique mount paths within one container.
   Cursor containers = c.field("containers");
+  // SandboxDefaults.containers dropped under a function: VolumeMount's own checks still run.
+  if (c.dropped_containers) {
+    for (std::size_t ci = 0; ci < c.dropped_containers->size(); ++ci) {
+      Cursor mounts = c.dropped_containers->at(ci)["volume_mounts"];
+      for (std::size_t k = 0; k < mounts.size(); ++k) {
+        Cursor mp = mounts.at(k)["mount_path"];
+        if (mp && mp.node->is_string() && !sdk_mount_path_problem(mp.node->text).empty()) Reader::check_mount_path(c, mp);
+      }
+    }
+  }
   for (std::size_t ci = 0; ci < containers.size(); ++ci) {
     Cursor mounts = containers.at(ci)["volume_mounts"];
     std::unordered_map<std::string_view, Origin> seen;
     for (std::size_t k = 0; k < mounts.size(); ++k) {
       Cursor mp = mounts.at(k)["mount_path"];
       if (mp && mp.node->is_string()) {
-        std::string problem = mount_path_problem(mp.node->text);
-        if (!problem.empty()) {
-          c.report(Code::MOUNT_PATH_INVALID, mp, "mount path " + mp.node->display() + " is not allowed: " + problem, k_mount_hint);
+        if (!mount_path_problem(mp.node->text).empty()) {
+          Reader::check_mount_path(c, mp);
         } else if (auto it = seen.find(mp.node->text); it != seen.end()) {
           Diagnostic& d = c.report(Code::MOUNT_PATH_DUPLICATE, mp, "two volume mounts of one container are at " + mp.node->text,
                                    "mount each volume at its own path");
@@ -187,7 +244,7 @@ void read_volumes(RequestCompiler& c) {
         }
         seen.emplace(mp.node->text, origin_of(mp));
       }
-      r.check_sub_path(mounts.at(k)["sub_path"]);
+      r.check_sub_path(mounts.at(k)["sub_path"], false);
     }
   }
 
@@ -225,6 +282,12 @@ void read_volumes(RequestCompiler& c) {
       for (std::size_t i = 0; i < mf.size(); ++i) {
         Cursor f = mf.at(i);
         files.emplace_back(f["path"].str(), f["path"] ? f["path"] : f);
+        if (Cursor content = f["content"]; content && !content.node->is_string()) {
+          c.report(Code::MOUNTED_FILE_CONTENT_NOT_TEXT, content,
+                   "mounted file content is " + std::string(content.node->kind_name()) +
+                       (content.node->is_scalar() ? " (" + content.node->display() + ")" : "") + ", not text",
+                   "the Python SDK writes str(value) into the file; write the text you mean, quoted");
+        }
       }
     }
   };

@@ -100,7 +100,9 @@ struct Walker {
       }
       bool via_alias = false;
       if (!child) {
-        std::string snake = to_snake_case(m.key);
+        // lowerCamelCase (TypeScript, REST) is another spelling; "Requests" is not.
+        bool upper_first = !m.key.empty() && m.key.front() >= 'A' && m.key.front() <= 'Z';
+        std::string snake = upper_first ? m.key : to_snake_case(m.key);
         auto alias = s.aliases.find(m.key);
         if (alias == s.aliases.end()) alias = s.aliases.find(snake);
         auto removed = s.removed.find(m.key);

@@ -1,0 +1,135 @@
+"""Issue 12, item 6: one rule for a ``str`` input (path or text) in every function and constructor
+that takes a document, ``None`` as "not given", and clear TypeErrors (docs/python.md, "Input kinds")."""
+
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cwsandbox import Sandbox
+from helpers import EXAMPLES
+
+import sandgate
+from sandgate import presubmit
+
+POLICY = EXAMPLES / "policies" / "production-cks.yaml"
+RUNNERS = EXAMPLES / "runners.yaml"
+POLICY_TEXT = POLICY.read_text()
+TOO_BIG = {"resources": {"cpu": "64", "memory": "1Gi"}}
+
+
+@pytest.fixture
+def cwd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    shutil.copy(POLICY, tmp_path / "policy.yaml")
+    shutil.copy(RUNNERS, tmp_path / "runners.yaml")
+    shutil.copy(POLICY, tmp_path / "policy-no-extension")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def codes(r: sandgate.Result) -> list[str]:
+    return [d.code for d in r.errors]
+
+
+@pytest.mark.parametrize("path", ["policy.yaml", "policy-no-extension", "./policy.yaml"])
+def test_a_str_naming_a_file_is_a_path_everywhere(cwd: Path, path: str) -> None:
+    by_text = sandgate.check(TOO_BIG, policy=POLICY_TEXT)
+    assert "SG_RESOURCE_ABOVE_MAX" in codes(by_text)
+    assert codes(sandgate.check(TOO_BIG, policy=path)) == codes(by_text)
+    assert codes(sandgate.check(TOO_BIG, policy=sandgate.Policy(path))) == codes(by_text)
+    assert sandgate.validate_policy(path).ok
+    assert sandgate.Policy(path).ok and sandgate.Policy(path).file.endswith(path.lstrip("./"))
+    assert sandgate.Runners("runners.yaml").ok
+    assert sandgate.check(TOO_BIG, policy=path, runners="runners.yaml").errors
+
+
+def test_text_is_text(cwd: Path) -> None:
+    assert sandgate.Policy(POLICY_TEXT).ok
+    assert sandgate.Policy('{"constraints": {}}').ok  # one line, no file of that name: JSON text
+    assert sandgate.Policy(POLICY_TEXT.encode()).ok  # bytes: always text
+    assert sandgate.Policy.from_text("policy.yaml").errors  # from_text: always text (a YAML string)
+    assert [d.code for d in sandgate.Policy.from_dict("policy.yaml").errors] == ["SG_POLICY_NOT_OBJECT"]  # a value
+    assert sandgate.Policy(Path("policy.yaml")).ok  # a Path: always a file
+    assert sandgate.Policy.load("policy.yaml").ok
+    assert sandgate.Org('{"gpu_allowed": true}').ok
+
+
+def test_the_text_line_and_column_come_from_text(cwd: Path) -> None:
+    r = sandgate.check("resources:\n  cpu: '64'\n  memory: 1Gi\n", policy="policy.yaml")
+    [d] = [d for d in r.errors if d.code == "SG_RESOURCE_ABOVE_MAX"]
+    assert d.source is not None and d.source.line == 2
+    (cwd / "bad.yaml").write_text("constraints: [unclosed\n")
+    [d, *_] = sandgate.Policy("bad.yaml").diagnostics
+    assert d.source is not None and d.source.file.endswith("bad.yaml")  # read as a file, named as one
+
+
+def test_a_missing_file_says_how_to_pass_text(cwd: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="from_text"):
+        sandgate.check({}, policy="missing.yaml")
+    with pytest.raises(FileNotFoundError):
+        sandgate.Policy("missing.json")
+    with pytest.raises(FileNotFoundError):
+        sandgate.Policy(Path("missing"))
+
+
+def test_policy_constructor_builds_a_working_object(cwd: Path) -> None:
+    source: object
+    for source in ("policy.yaml", Path("policy.yaml"), POLICY_TEXT, POLICY_TEXT.encode(), {"constraints": {}}):
+        p = sandgate.Policy(source)
+        assert p.ok and p.loaded and repr(p).startswith("<sandgate.Policy")
+        assert sandgate.check({}, policy=p).ok
+    null = sandgate.Policy(None)
+    assert null.is_null and null.is_null == sandgate.Policy.from_dict(None).is_null
+    copy = sandgate.Policy(sandgate.Policy("policy.yaml"))
+    assert copy.ok
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: sandgate.Policy(io.StringIO(POLICY_TEXT)), r"open file.*f\.read\(\)"),
+        (lambda: sandgate.check({}, policy=sandgate.Runners.from_dict([])), r"policy: got a sandgate\.Runners"),  # type: ignore[arg-type]
+        (lambda: sandgate.check({}, runners=sandgate.Policy.from_dict({})), r"runners: got a sandgate\.Policy"),  # type: ignore[arg-type]
+        (lambda: sandgate.check(sandgate.Policy.from_dict({})), r"sandbox: got a sandgate\.Policy"),  # type: ignore[arg-type]
+        (lambda: sandgate.Runners(sandgate.Org.from_dict({})), r"runners: got a sandgate\.Org"),
+        (lambda: sandgate.Policy(sandgate.Policy), r"got the class"),
+        (lambda: sandgate.Policy.from_text({"constraints": {}}), r"Policy\.from_dict"),  # type: ignore[arg-type]
+        (lambda: sandgate.Policy.from_text(Path("p.yaml")), r"Policy\.load"),  # type: ignore[arg-type]
+        (lambda: sandgate.Policy.load({"constraints": {}}), r"takes a path"),  # type: ignore[arg-type]
+        (lambda: sandgate.exception_for(3), r"grpc_code must be .*'INVALID_ARGUMENT'"),  # type: ignore[arg-type]
+        (lambda: sandgate.exception_for("INVALID_ARGUMENT", 3), r"reason must be a str"),  # type: ignore[arg-type]
+        (lambda: sandgate.is_spill_eligible(None), r"grpc_code must be"),  # type: ignore[arg-type]
+        (lambda: sandgate.exception_ancestors(None), r"name must be"),  # type: ignore[arg-type]
+    ],
+)
+def test_wrong_kinds_raise_a_clear_type_error(call: Any, match: str) -> None:
+    with pytest.raises(TypeError, match=match):
+        call()
+
+
+def test_none_means_not_given() -> None:
+    assert sandgate.exception_for("INVALID_ARGUMENT", None, None) == sandgate.exception_for("INVALID_ARGUMENT")
+    assert sandgate.exception_for("INVALID_ARGUMENT", None, None, None) == sandgate.exception_for("INVALID_ARGUMENT")
+    assert sandgate.is_spill_eligible("RESOURCE_EXHAUSTED", "CWSANDBOX_RUNNER_CAPACITY_EXHAUSTED", None)
+    assert sandgate.exception_ancestors("SandboxError", None) == sandgate.exception_ancestors("SandboxError")
+    assert sandgate.check({}, policy=None, runners=None, org=None, defaults=None, overrides=None).ok
+
+
+def test_presubmit_install_takes_str_paths(cwd: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CWSANDBOX_DISABLE_SIGNAL_HANDLERS", "1")
+    sent: list[Sandbox] = []
+
+    async def fake_start(self: Sandbox) -> str:
+        sent.append(self)
+        return "sb-fake"
+
+    monkeypatch.setattr(Sandbox, "_start_async", fake_start)
+    with presubmit.install(policy="policy.yaml", runners="runners.yaml") as hook:
+        assert hook.installed
+        with pytest.raises(sandgate.exceptions.SandboxValidationError):
+            Sandbox.run("sleep", "1", resources={"cpu": "64", "memory": "1Gi"})
+        assert sent == []
+    assert presubmit.active() is None
