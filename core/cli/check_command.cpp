@@ -11,11 +11,17 @@ namespace {
 struct CheckArgs {
   std::vector<std::string> sandboxes;
   std::string policy, defaults, overrides, runners, org, placement, client = "python";
+  std::string requests;  // a request stream (SPEC §10.2): batch_command.cpp
+  unsigned jobs = 0;
 };
 
 void add_check_options(CLI::App* cmd, CheckArgs& a, bool many) {
   if (many) {
-    cmd->add_option("sandboxes", a.sandboxes, "Sandbox request files (YAML or JSON; - for stdin)")->required();
+    cmd->add_option("sandboxes", a.sandboxes, "Sandbox request files (YAML or JSON; - for stdin)");
+    cmd->add_option("--requests", a.requests,
+                    "A request stream: JSON Lines, or a JSON/YAML list (- for stdin); one JSON Lines answer per record");
+    cmd->add_option("--jobs", a.jobs, "Threads checking a request stream (default: every core)")
+        ->check(CLI::Range(1u, 1024u));
   } else {
     cmd->add_option("sandbox", a.sandboxes, "A sandbox request file (YAML or JSON; - for stdin)")->required()->expected(1);
   }
@@ -91,10 +97,24 @@ bool load_setup(const CheckArgs& a, const GlobalOptions& g, Setup& s, SourceText
   return true;
 }
 
-int run(const CheckArgs& a, const GlobalOptions& g, bool explain) {
+int run(const CheckArgs& a, const GlobalOptions& g, bool explain, bool format_given) {
+  if (!explain && a.sandboxes.empty() == a.requests.empty()) {
+    std::cerr << "sandgate check: give SANDBOX files or --requests STREAM (one of them)\n";
+    return k_usage;
+  }
+  if (!a.requests.empty() && (!a.defaults.empty() || !a.overrides.empty())) {
+    std::cerr << "sandgate check: --defaults and --overrides do not apply to --requests; a record carries its own "
+                 "(\"defaults\", \"overrides\")\n";
+    return k_usage;
+  }
   Setup setup;
   SourceTexts sources;
   if (!load_setup(a, g, setup, sources)) return k_usage;
+  if (!a.requests.empty()) {
+    BatchCheck b{a.requests, setup.policy, setup.runners, setup.org, setup.errors, setup.fatal,
+                 CheckOptions{a.client, a.placement}, a.jobs, format_given};
+    return run_batch_check(b, g);
+  }
   Engine engine(setup.policy, setup.runners, setup.org);
   CheckOptions options;
   options.client = a.client;
@@ -129,7 +149,7 @@ Runner add_check_command(CLI::App& app, GlobalOptions& g) {
   auto args = std::make_shared<CheckArgs>();
   add_check_options(cmd, *args, true);
   add_global_options(*cmd, g);
-  return [cmd, args, &g]() -> int { return cmd->parsed() ? run(*args, g, false) : -1; };
+  return [cmd, args, &g]() -> int { return cmd->parsed() ? run(*args, g, false, cmd->count("--format") > 0) : -1; };
 }
 
 Runner add_explain_command(CLI::App& app, GlobalOptions& g) {
@@ -137,7 +157,7 @@ Runner add_explain_command(CLI::App& app, GlobalOptions& g) {
   auto args = std::make_shared<CheckArgs>();
   add_check_options(cmd, *args, false);
   add_global_options(*cmd, g);
-  return [cmd, args, &g]() -> int { return cmd->parsed() ? run(*args, g, true) : -1; };
+  return [cmd, args, &g]() -> int { return cmd->parsed() ? run(*args, g, true, true) : -1; };
 }
 
 }  // namespace sandgate::cli

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "sandgate/document.h"
+#include "sandgate/engine.h"
 #include "sandgate/render.h"
 
 namespace sandgate::cli {
@@ -30,6 +31,25 @@ bool read_input(const std::string& path, std::string& text, const Limits& limits
 // Prints the reports in the chosen format and returns the exit code (0 all ok, 1 otherwise).
 int print_reports(const std::vector<Report>& reports, const SourceTexts& sources, const GlobalOptions& g);
 
+// Whether everything written to standard output arrived (flushing it first). A failed write or
+// flush (a full disk, /dev/full, a closed pipe) is never a silent success: prints why on stderr
+// and returns false, and the command exits 2.
+bool output_ok();
+
+// sandgate check --requests STREAM (SPEC §10.2): the inputs check_command.cpp has loaded.
+struct BatchCheck {
+  std::string requests;
+  std::shared_ptr<const Policy> policy;
+  std::shared_ptr<const Runners> runners;
+  std::shared_ptr<const Org> org;
+  Diagnostics setup_errors;  // errors of an input that could not be read at all (then every record has them)
+  bool setup_fatal = false;
+  CheckOptions options;
+  unsigned jobs = 0;
+  bool format_given = false;  // --format was given (else JSON Lines)
+};
+int run_batch_check(const BatchCheck& batch, const GlobalOptions& g);
+
 // Registration of each command; each returns a callback that runs it and returns the exit code.
 using Runner = std::function<int()>;
 Runner add_policy_command(CLI::App& app, GlobalOptions& g);
@@ -38,5 +58,6 @@ Runner add_schema_command(CLI::App& app);
 Runner add_codes_command(CLI::App& app);
 Runner add_check_command(CLI::App& app, GlobalOptions& g);
 Runner add_explain_command(CLI::App& app, GlobalOptions& g);
+Runner add_policy_diff_command(CLI::App& app);  // after add_policy_command
 
 }  // namespace sandgate::cli

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   GlobalOptions g;
   std::vector<Runner> runners = {
       add_policy_command(app, g),
+      add_policy_diff_command(app),
       add_check_command(app, g),
       add_explain_command(app, g),
       add_quantity_command(app, g),
@@ -22,11 +23,14 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    int rc = app.exit(e);
+    return output_ok() ? rc : k_usage;
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    int rc = app.exit(e);
+    return output_ok() ? rc : k_usage;
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    int rc = app.exit(e);
+    return output_ok() ? rc : k_usage;
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return k_usage;
@@ -34,7 +38,7 @@ int main(int argc, char** argv) {
   try {
     for (auto& run : runners) {
       int rc = run();
-      if (rc >= 0) return rc;
+      if (rc >= 0) return output_ok() ? rc : k_usage;
     }
   } catch (const std::exception& e) {
     // Nothing a user types should get here; if it does, say so rather than abort.

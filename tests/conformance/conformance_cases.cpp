@@ -50,7 +50,7 @@ std::vector<Case> load_cases(const std::string& text, const std::string& file, s
     errors.push_back("no `cases` list");
     return out;
   }
-  std::string kind = file.rfind("check", 0) == 0 ? "check" : "policy";
+  std::string kind = file.rfind("check", 0) == 0 ? "check" : file.rfind("diff", 0) == 0 ? "diff" : "policy";
   for (const auto& c : cases->items) {
     Case k;
     k.file = file;
@@ -215,6 +215,7 @@ std::vector<std::string> run_case(const Case& c) {
     return compare_diagnostics(c, r);
   }
   if (c.kind == "check") return run_check(c);
+  if (c.kind == "diff") return run_diff_case(c);
   return {"unknown case kind " + c.kind};
 }
 

@@ -18,7 +18,7 @@ struct ExpectedDiagnostic {
 struct Case {
   std::string file;  // relative to tests/conformance
   std::string name;
-  std::string kind;  // "policy" or "check"
+  std::string kind;  // "policy", "check" or "diff" (the directory the file is in)
   sandgate::Node spec;  // the case object as written
   int exit = 0;
   bool infos = false;
@@ -28,5 +28,7 @@ struct Case {
 std::vector<Case> load_cases(const std::string& text, const std::string& file, std::vector<std::string>& errors);
 // Runs one case; returns the differences (empty = pass).
 std::vector<std::string> run_case(const Case& c);
+// A policy diff case (diff_cases.cpp).
+std::vector<std::string> run_diff_case(const Case& c);
 
 }  // namespace conformance

@@ -16,12 +16,14 @@ LineIndex::LineIndex(std::string_view text) : text_(text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (i % k_block == 0) block_points_.push_back(points);
     if (starts_code_point(text[i])) ++points;
+    if (static_cast<unsigned char>(text[i]) >= 0x80) ascii_ = false;
     if (text[i] == '\n') starts_.push_back(i + 1);
   }
 }
 
 std::size_t LineIndex::points_before(std::size_t offset) const {
   offset = std::min(offset, text_.size());
+  if (ascii_) return offset;
   if (block_points_.empty()) return 0;
   std::size_t block = std::min(offset / k_block, block_points_.size() - 1);
   std::size_t n = block_points_[block];

@@ -27,6 +27,7 @@ class LineIndex {
   // 100,000 nodes: counting from the line start for every node would be quadratic.
   static constexpr std::size_t k_block = 256;
   std::vector<std::size_t> block_points_;
+  bool ascii_ = true;  // every byte is ASCII: code points are bytes (most documents; no scan needed)
   std::size_t points_before(std::size_t offset) const;
   int code_points(std::size_t from, std::size_t to) const;
 };

@@ -36,6 +36,11 @@ Format format_for_path(std::string_view path) {
 
 Document load_document(std::string_view text, Format format, std::string file, std::string input,
                        const Limits& limits) {
+  return detail::load_text(text, format, std::move(file), std::move(input), limits, true);
+}
+
+Document detail::load_text(std::string_view text, Format format, std::string file, std::string input,
+                           const Limits& limits, bool yaml_fallback) {
   Document doc;
   doc.file = std::move(file);
   doc.input = std::move(input);
@@ -77,7 +82,7 @@ Document load_document(std::string_view text, Format format, std::string file, s
     doc.loaded = detail::load_json(text, lines, limits, doc.root, json_sink);
     // Flow-style YAML also starts with `{`: when JSON fails on syntax, try YAML before giving up.
     bool syntax_only = !json_diags.empty() && json_diags.front().code == Code::SYNTAX;
-    if (!doc.loaded && syntax_only && format_for_path(doc.file) != Format::json) {
+    if (!doc.loaded && syntax_only && yaml_fallback && format_for_path(doc.file) != Format::json) {
       Diagnostics yaml_diags;
       DiagnosticSink yaml_sink(yaml_diags, doc.file, doc.input);
       Node yaml_root;

@@ -16,4 +16,9 @@ bool load_yaml(std::string_view text, const LineIndex& lines, const Limits& limi
 bool load_json(std::string_view text, const LineIndex& lines, const Limits& limits, Node& root,
                DiagnosticSink& sink);
 
+// load_document itself; with `yaml_fallback` false, text that fails as JSON is a JSON syntax error
+// and is never retried as flow-style YAML (a JSON Lines record must be JSON: SPEC §10.1).
+Document load_text(std::string_view text, Format format, std::string file, std::string input, const Limits& limits,
+                   bool yaml_fallback);
+
 }  // namespace sandgate::detail

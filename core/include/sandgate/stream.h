@@ -1,0 +1,121 @@
+// Request streams (SPEC §10.1): many sandbox requests in one input, read one record at a time in
+// bounded memory, each record becoming exactly one answer, in input order.
+//
+//   JSON Lines  one JSON value per line; blank lines are skipped; "-" is standard input
+//   JSON list   a JSON array of records, streamed item by item (never loaded whole)
+//   YAML list   a YAML sequence of records, loaded whole within the document limits
+//
+// A record is a sandbox (the keyword arguments of Sandbox.run) or
+// {"id"?: string, "sandbox": {…}, "defaults"?: {…}, "overrides"?: {…}}. A record that is not valid
+// JSON, breaks a limit of SPEC §1.2 or is not such an object is still a record: it carries one
+// record-level diagnostic (`problem`) with its line, and the stream goes on.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "sandgate/diagnostic.h"
+#include "sandgate/document.h"
+#include "sandgate/engine.h"
+#include "sandgate/node.h"
+
+namespace sandgate {
+
+enum class StreamFormat { auto_detect, json_lines, json_list, yaml_list };
+
+// How auto-detection chose: a .yaml/.yml name is a YAML list; otherwise a first non-blank byte `[`
+// is a JSON list, and standard input starting like a YAML block list (`- `, `---`, `#`) is a YAML
+// list; everything else is JSON Lines.
+std::string_view to_string(StreamFormat f);
+
+struct StreamOptions {
+  StreamFormat format = StreamFormat::auto_detect;
+  Limits limits;  // applied to every record (a YAML list: to the whole file)
+};
+
+// The diagnostics' label for record-level problems (`Diagnostic::input`).
+inline constexpr std::string_view k_requests_input = "requests";
+
+// A record as read, before it is parsed: cheap to read on one thread, parsed on any.
+struct PendingRecord {
+  std::size_t index = 0;  // 1-based position in the stream
+  int line = 0;           // 1-based line where the record starts
+  int column = 1;         // 1-based column where it starts (JSON list items)
+  std::string text;       // its JSON text (JSON Lines, JSON list), or empty
+  std::optional<Node> tree;  // or the loaded value (YAML list items)
+  Diagnostics tree_diagnostics;  // load diagnostics of `tree`, with paths relative to it
+  std::optional<Diagnostic> problem;  // already known to be unreadable (too large, a broken list)
+  std::size_t bytes = 0;  // the record's length in the input
+};
+
+// A record ready to be checked.
+struct RequestRecord {
+  std::size_t index = 0;
+  int line = 0;
+  std::optional<std::string> id;
+  Document sandbox;  // input "sandbox"
+  std::optional<Document> defaults, overrides;
+  std::optional<Diagnostic> problem;  // the one record-level diagnostic of an unreadable record
+  bool readable() const { return !problem.has_value(); }
+};
+
+class RequestReader {
+ public:
+  // Opens `path` ("-" = standard input). Returns nullptr with `error` set when it cannot be opened.
+  static std::unique_ptr<RequestReader> open(const std::string& path, const StreamOptions& options = {},
+                                             std::string* error = nullptr);
+  // Reads a stream held in memory (tests, bindings); `name` labels the diagnostics.
+  static std::unique_ptr<RequestReader> from_text(std::string text, std::string name,
+                                                  const StreamOptions& options = {});
+  virtual ~RequestReader();
+
+  // The next record in input order; false at the end of the stream or after an I/O error.
+  // Memory stays bounded whatever the input: a line longer than the size limit is not kept.
+  bool next(PendingRecord& out);
+
+  const std::string& name() const { return name_; }  // as diagnostics name the file ("<stdin>" for -)
+  StreamFormat format() const { return format_; }
+  const Limits& limits() const { return limits_; }
+  const std::string& error() const { return error_; }  // non-empty after an I/O error
+  std::uint64_t bytes_read() const;  // for progress
+  std::uint64_t size_hint() const;   // the input's size when known (a regular file), else 0
+
+  struct Source;  // implementation detail: where the bytes come from
+
+ protected:
+  RequestReader(std::unique_ptr<Source> source, std::string name, const StreamOptions& options);
+  virtual bool read_next(PendingRecord& out) = 0;
+  std::unique_ptr<Source> source_;
+  std::string name_;
+  StreamFormat format_;
+  Limits limits_;
+  std::string error_;
+  std::size_t count_ = 0;
+};
+
+// Parses a pending record (any thread): its text with the document loader, as JSON, within the
+// limits; then the record shape. Diagnostics keep the stream's file name and true line:column.
+RequestRecord prepare_record(PendingRecord pending, const std::string& stream_name, const Limits& limits = {});
+
+// Builds a record from a value a binding or a YAML list holds (no text to parse). `diagnostics`
+// are load diagnostics with paths relative to `root`.
+RequestRecord record_from_node(Node root, std::size_t index, int line, const std::string& stream_name,
+                               Diagnostics diagnostics = {});
+
+// Checks records on `jobs` threads (0 = every core) and hands each record with its result to
+// `deliver` in input order, on the calling thread; `deliver` returning false stops early (and so
+// does `next` returning false). An unreadable record is delivered with a result that holds only its
+// problem; a readable one's layers have been handed to the compiled request (Result::request()),
+// so the record delivered keeps its index, line and id. What Python's check_many and Node's
+// checkMany are to wrap: `next` runs on the calling thread too, so a binding can turn its native
+// values into records there (record_from_node).
+// Returns false when `deliver` stopped it.
+bool check_records(const std::function<bool(PendingRecord&)>& next, const std::string& stream_name, const Limits& limits,
+                   const Engine& engine, const CheckOptions& options, unsigned jobs,
+                   const std::function<bool(RequestRecord&&, Result&&)>& deliver);
+
+}  // namespace sandgate

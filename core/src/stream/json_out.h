@@ -1,0 +1,70 @@
+// JSON pieces shared by the batch check's JSON Lines and the policy diff's JSON: an error as a
+// record lists it, and a Node value. RapidJSON writers; templates serve Writer and PrettyWriter.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "sandgate/diagnostic.h"
+#include "sandgate/render.h"
+#include "util/rapidjson.h"
+
+namespace sandgate::stream {
+
+template <typename W>
+void put(W& w, std::string_view s) {
+  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+
+template <typename W>
+void put_or_null(W& w, std::string_view s) {
+  if (s.empty()) {
+    w.Null();
+  } else {
+    put(w, s);
+  }
+}
+
+template <typename W>
+void put_node(W& w, const Node& n) {
+  std::string json = node_to_json(n);
+  w.RawValue(json.data(), json.size(), rapidjson::kObjectType);
+}
+
+// {rule, code, input, path, source, message, python_exception, js_exception}: SPEC §10.2's
+// fields, plus which input and where, so a record's error can be found without the full result.
+template <typename W>
+void put_error(W& w, const Diagnostic& d) {
+  const CodeInfo& info = d.info();
+  w.StartObject();
+  w.Key("rule");
+  put(w, info.rule);
+  w.Key("code");
+  put(w, info.name);
+  w.Key("input");
+  put_or_null(w, d.input);
+  w.Key("path");
+  put(w, d.path);
+  w.Key("source");
+  if (d.source) {
+    w.StartObject();
+    w.Key("file");
+    put(w, d.source->file);
+    w.Key("line");
+    w.Int(d.source->line);
+    w.Key("column");
+    w.Int(d.source->column);
+    w.EndObject();
+  } else {
+    w.Null();
+  }
+  w.Key("message");
+  put(w, d.message);
+  w.Key("python_exception");
+  put_or_null(w, info.python_exception);
+  w.Key("js_exception");
+  put_or_null(w, info.js_exception);
+  w.EndObject();
+}
+
+}  // namespace sandgate::stream

@@ -1,0 +1,52 @@
+// The one place the batch check and the policy diff read a check `Result`: everything they need,
+// as plain values, reading only what is needed (an accepted request's findings are never put
+// into words). A change of Result's API is a change of result_view.cpp.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sandgate/diagnostic.h"
+#include "sandgate/node.h"
+#include "sandgate/request.h"
+#include "sandgate/result.h"
+#include "sandgate/stream.h"
+
+namespace sandgate::stream {
+
+struct ResultView {
+  bool ok = false;
+  Diagnostics errors;         // severity error, in the result's order
+  std::size_t warnings = 0;   // severity warning
+  std::string placement_mode, qos_class, runner;  // "" when the check did not get that far
+  std::optional<std::string> runtime_class;       // the resolved class's value
+  // Slurm job parameters: scheduler, CPUsPerTask, MinMemoryNode, then partition, account, …
+  std::vector<std::pair<std::string, std::string>> slurm;
+  bool has_slurm = false;
+  Node resolved;  // the effective request (only when asked for)
+};
+
+// Takes what is needed out of `r` (which may be left empty). `with_resolved`: also the resolved
+// sandbox, which the policy diff compares and the batch check does not.
+ResultView view_of(Result&& r, bool with_resolved);
+
+// Two results of one request (a policy diff): the resolved sandboxes are made only when both
+// accept it, the one case where they are compared.
+std::pair<ResultView, ResultView> view_pair(Result&& a, Result&& b);
+
+// The result of a record that cannot be read: its one problem, not ok.
+Result problem_result(const Diagnostic& problem);
+
+// Compiles a readable record's layers into a Request, handing their trees over (no copy): the
+// record keeps its index, line and id. One compiled request can be checked under many policies.
+std::shared_ptr<const Request> compile_record(RequestRecord&& record, const CheckOptions& options);
+
+// The policy pointers a diagnostic names (SPEC §3): its own path when it is about the policy, and
+// each `related` location in the policy. `policy_base` ("" or "/policy" for a runner document) is
+// removed, so the pointers are relative to the policy object, as Policy::document() is.
+std::vector<std::string> policy_locations(const Diagnostic& d, const std::string& policy_base);
+
+}  // namespace sandgate::stream

@@ -1,0 +1,262 @@
+// Request streams (SPEC §10.1): one record per input record, in order, whatever a line holds;
+// record-level diagnostics with true line:column; bounded memory for long lines; the ordered pool.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "sandgate/engine.h"
+#include "sandgate/stream.h"
+#include "stream/ordered_pool.h"
+#include "stream/result_view.h"
+
+using namespace sandgate;
+
+namespace {
+
+std::vector<RequestRecord> read_all(std::string text, std::string name = "r.jsonl", Limits limits = {}) {
+  StreamOptions o;
+  o.limits = limits;
+  auto reader = RequestReader::from_text(std::move(text), name, o);
+  std::vector<RequestRecord> out;
+  PendingRecord p;
+  while (reader->next(p)) out.push_back(prepare_record(std::move(p), reader->name(), limits));
+  EXPECT_EQ(reader->error(), "");
+  return out;
+}
+
+std::string code_of(const RequestRecord& r) { return r.problem ? std::string(r.problem->name()) : std::string("-"); }
+
+}  // namespace
+
+TEST(JsonLines, one_record_per_non_blank_line_with_its_line_number) {
+  auto rs = read_all("{\"container_image\":\"a\"}\n\n   \r\n{\"id\":\"x\",\"sandbox\":{}}\r\n{}");
+  ASSERT_EQ(rs.size(), 3u);
+  EXPECT_EQ(rs[0].line, 1);
+  EXPECT_EQ(rs[1].line, 4);
+  EXPECT_EQ(rs[2].line, 5) << "an unterminated last line is a record";
+  EXPECT_EQ(rs[1].id, "x");
+  for (std::size_t i = 0; i < rs.size(); ++i) {
+    EXPECT_TRUE(rs[i].readable()) << i;
+    EXPECT_EQ(rs[i].index, i + 1);
+  }
+}
+
+TEST(JsonLines, broken_lines_are_records_with_one_diagnostic_each) {
+  auto rs = read_all("{\"a\":\n[1,2]\n\"text\"\n{a: 1}\n{\"x\":\"\xC3\x28\"}\n{\"ok\":true}\n");
+  ASSERT_EQ(rs.size(), 6u);
+  EXPECT_EQ(code_of(rs[0]), "SG_SYNTAX");
+  EXPECT_EQ(code_of(rs[1]), "SG_NOT_AN_OBJECT");
+  EXPECT_EQ(code_of(rs[2]), "SG_NOT_AN_OBJECT");
+  EXPECT_EQ(code_of(rs[3]), "SG_SYNTAX") << "flow-style YAML is not JSON: a JSON Lines record must be JSON";
+  EXPECT_EQ(code_of(rs[4]), "SG_INVALID_UTF8");
+  EXPECT_TRUE(rs[5].readable());
+  for (std::size_t i = 0; i < 5; ++i) {
+    ASSERT_TRUE(rs[i].problem->source) << i;
+    EXPECT_EQ(rs[i].problem->source->line, static_cast<int>(i + 1)) << i;
+    EXPECT_EQ(rs[i].problem->source->file, "r.jsonl");
+    EXPECT_EQ(rs[i].problem->input, "requests");
+  }
+}
+
+TEST(JsonLines, positions_inside_a_record_are_the_streams) {
+  auto rs = read_all("\n\n{\"resources\": {\"cpu\": 2}}\n");
+  ASSERT_EQ(rs.size(), 1u);
+  const Node* cpu = rs[0].sandbox.root.find("resources")->find("cpu");
+  EXPECT_EQ(cpu->mark.line, 3);
+  EXPECT_EQ(cpu->mark.column, 23);
+  stream::ResultView r = stream::view_of(Engine().check(rs[0].sandbox), false);
+  bool found = false;
+  for (const auto& d : r.errors) {
+    if (d.path == "/resources/cpu" && d.source) {
+      EXPECT_EQ(d.source->file, "r.jsonl");
+      EXPECT_EQ(d.source->line, 3);
+      EXPECT_EQ(d.source->column, 23);
+      found = true;
+    }
+  }
+  EXPECT_TRUE(found) << "a number where a quantity string is wanted is reported at its place in the stream";
+}
+
+TEST(JsonLines, a_line_over_the_size_limit_is_counted_not_kept) {
+  Limits limits;
+  limits.max_bytes = 1000;
+  std::string big = "{\"container_image\":\"" + std::string(5000, 'a') + "\"}";
+  std::string exact = "{\"tags\":[\"" + std::string(1000 - 13, 'b') + "\"]}";
+  ASSERT_EQ(exact.size(), 1000u);
+  auto rs = read_all(big + "\n" + exact + "\n" + big, "r.jsonl", limits);
+  ASSERT_EQ(rs.size(), 3u);
+  EXPECT_EQ(code_of(rs[0]), "SG_DOC_TOO_LARGE");
+  EXPECT_NE(rs[0].problem->message.find("(" + std::to_string(big.size()) + " bytes)"), std::string::npos)
+      << rs[0].problem->message;
+  EXPECT_TRUE(rs[1].readable()) << "exactly the limit is allowed: " << code_of(rs[1]);
+  EXPECT_EQ(code_of(rs[2]), "SG_DOC_TOO_LARGE");
+  EXPECT_EQ(rs[2].line, 3);
+}
+
+TEST(JsonLines, reader_never_holds_more_than_the_limit_of_one_line) {
+  Limits limits;
+  limits.max_bytes = 4096;
+  StreamOptions o;
+  o.limits = limits;
+  auto reader = RequestReader::from_text(std::string(3 << 20, '\0') + "\n{}\n", "zeros", o);
+  PendingRecord p;
+  ASSERT_TRUE(reader->next(p));
+  EXPECT_LE(p.text.capacity(), 2 * limits.max_bytes + 64) << "the 3 MiB line must not be kept";
+  ASSERT_TRUE(p.problem);
+  EXPECT_EQ(p.problem->code, Code::DOC_TOO_LARGE);
+  ASSERT_TRUE(reader->next(p));
+  EXPECT_EQ(p.line, 2);
+  EXPECT_FALSE(reader->next(p));
+}
+
+TEST(JsonLines, an_empty_stream_has_no_records) {
+  EXPECT_TRUE(read_all("").empty());
+  EXPECT_TRUE(read_all("\n\n  \n").empty());
+}
+
+TEST(Records, wrapper_layers_and_their_diagnostics) {
+  auto rs = read_all(
+      "{\"id\":\"a\",\"sandbox\":{\"tags\":[\"x\"],\"tags\":[]},\"defaults\":{\"tags\":[\"d\"]},\"overrides\":null}\n"
+      "{\"id\":7,\"sandbox\":{}}\n"
+      "{\"sandbox\":{},\"extra\":1}\n"
+      "{\"sandbox\":[]}\n"
+      "{\"sandbox\":{},\"defaults\":\"x\"}\n");
+  ASSERT_EQ(rs.size(), 5u);
+  ASSERT_TRUE(rs[0].readable());
+  EXPECT_EQ(rs[0].id, "a");
+  ASSERT_TRUE(rs[0].defaults);
+  EXPECT_EQ(rs[0].defaults->input, "defaults");
+  EXPECT_FALSE(rs[0].overrides);
+  ASSERT_EQ(rs[0].sandbox.diagnostics.size(), 1u) << "the duplicate key belongs to the sandbox layer";
+  EXPECT_EQ(rs[0].sandbox.diagnostics[0].path, "/tags");
+  EXPECT_EQ(rs[0].sandbox.diagnostics[0].input, "sandbox");
+  EXPECT_EQ(code_of(rs[1]), "SG_TYPE_MISMATCH");
+  EXPECT_EQ(rs[1].problem->path, "/id");
+  EXPECT_EQ(code_of(rs[2]), "SG_UNKNOWN_KEY");
+  EXPECT_EQ(rs[2].problem->path, "/extra");
+  EXPECT_EQ(code_of(rs[3]), "SG_NOT_AN_OBJECT");
+  EXPECT_EQ(rs[3].problem->path, "/sandbox");
+  EXPECT_EQ(code_of(rs[4]), "SG_NOT_AN_OBJECT");
+  EXPECT_EQ(rs[4].problem->path, "/defaults");
+}
+
+TEST(JsonList, items_are_streamed_with_their_positions) {
+  auto rs = read_all("[\n  {\"container_image\": \"a\"},\n  {\"id\": \"b\", \"sandbox\": {\"resources\": {\"cpu\": 1}}}, 3\n]\n",
+                     "r.json");
+  ASSERT_EQ(rs.size(), 3u);
+  EXPECT_EQ(rs[0].line, 2);
+  EXPECT_EQ(rs[1].line, 3);
+  EXPECT_EQ(rs[1].id, "b");
+  const Node* cpu = rs[1].sandbox.root.find("resources")->find("cpu");
+  EXPECT_EQ(cpu->mark.line, 3);
+  EXPECT_EQ(cpu->mark.column, 48);
+  EXPECT_EQ(code_of(rs[2]), "SG_NOT_AN_OBJECT");
+  EXPECT_EQ(rs[2].problem->source->column, 54);
+}
+
+TEST(JsonList, a_broken_list_ends_with_one_record_level_diagnostic) {
+  auto rs = read_all("[{\"a\":\"x,]\"}, {\"b\": [1, {\"c\": \"}\"}]}", "r.json");
+  ASSERT_EQ(rs.size(), 3u) << "two items, then the missing ]";
+  EXPECT_TRUE(rs[0].readable());
+  EXPECT_TRUE(rs[1].readable());
+  EXPECT_EQ(code_of(rs[2]), "SG_SYNTAX");
+  EXPECT_EQ(read_all("[]", "r.json").size(), 0u);
+  auto trailing = read_all("[{}] {}", "r.json");
+  ASSERT_EQ(trailing.size(), 2u);
+  EXPECT_EQ(code_of(trailing[1]), "SG_SYNTAX");
+}
+
+TEST(YamlList, items_are_records) {
+  auto rs = read_all("# requests\n- container_image: a\n- id: b\n  sandbox: {tags: [x]}\n- 3\n", "r.yaml");
+  ASSERT_EQ(rs.size(), 3u);
+  EXPECT_EQ(rs[0].line, 2);
+  EXPECT_EQ(rs[1].id, "b");
+  EXPECT_EQ(code_of(rs[2]), "SG_NOT_AN_OBJECT");
+  EXPECT_EQ(rs[2].problem->source->line, 5);
+  auto not_list = read_all("a: 1\n", "r.yaml");
+  ASSERT_EQ(not_list.size(), 1u);
+  EXPECT_EQ(code_of(not_list[0]), "SG_TYPE_MISMATCH");
+  EXPECT_TRUE(read_all("", "r.yaml").empty());
+}
+
+TEST(OrderedPool, delivers_in_input_order_whatever_finishes_first) {
+  for (unsigned jobs : {1u, 2u, 4u}) {
+    stream::PoolOptions o;
+    o.jobs = jobs;
+    o.batch_items = 3;
+    int next = 0;
+    std::vector<int> seen;
+    bool done = stream::run_ordered<int, int>(
+        o, [&](int& x) { return next < 200 ? (x = next++, true) : false; }, [](const int&) { return std::size_t{1}; },
+        [](int&& x) {
+          if (x % 7 == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
+          return x * 2;
+        },
+        [&](int&& y) {
+          seen.push_back(y);
+          return true;
+        });
+    EXPECT_TRUE(done);
+    ASSERT_EQ(seen.size(), 200u) << jobs;
+    for (int i = 0; i < 200; ++i) EXPECT_EQ(seen[static_cast<std::size_t>(i)], 2 * i) << jobs;
+  }
+}
+
+TEST(OrderedPool, the_window_bounds_what_is_in_flight) {
+  stream::PoolOptions o;
+  o.jobs = 2;
+  o.batch_items = 4;
+  o.window_batches = 3;
+  std::atomic<int> produced{0};
+  int delivered = 0, worst = 0;
+  stream::run_ordered<int, int>(
+      o, [&](int& x) { return (x = produced++) < 1000; }, [](const int&) { return std::size_t{1}; },
+      [](int&& x) { return x; },
+      [&](int&&) {
+        ++delivered;
+        worst = std::max(worst, produced.load() - delivered);
+        return true;
+      });
+  EXPECT_EQ(delivered, 1000);
+  EXPECT_LE(worst, 3 * 4 + 1) << "never more than the window's batches read ahead of what was delivered";
+}
+
+TEST(OrderedPool, stops_when_delivery_fails) {
+  stream::PoolOptions o;
+  o.jobs = 2;
+  int next = 0, delivered = 0;
+  bool done = stream::run_ordered<int, int>(
+      o, [&](int& x) { return next < 100000 ? (x = next++, true) : false; }, [](const int&) { return std::size_t{1}; },
+      [](int&& x) { return x; }, [&](int&&) { return ++delivered < 10; });
+  EXPECT_FALSE(done);
+  EXPECT_EQ(delivered, 10);
+  EXPECT_LT(next, 100000) << "reading stops too";
+}
+
+TEST(CheckRecords, results_in_input_order_with_unreadable_records_in_place) {
+  std::string text;
+  for (int i = 0; i < 300; ++i) {
+    text += i % 50 == 7 ? "not json\n" : "{\"id\":\"r" + std::to_string(i) + "\",\"sandbox\":{\"resources\":{\"cpu\":\"" +
+                                               std::to_string(i % 12 + 1) + "\",\"memory\":\"1Gi\"}}}\n";
+  }
+  auto policy = Policy::parse("constraints:\n  resources: {max_cpu: \"8\"}\n", Format::yaml, "p.yaml").policy;
+  Engine engine(policy);
+  for (unsigned jobs : {1u, 3u}) {
+    auto reader = RequestReader::from_text(text, "r.jsonl");
+    std::vector<std::pair<int, bool>> seen;
+    bool done = check_records([&](PendingRecord& p) { return reader->next(p); }, reader->name(), reader->limits(), engine, {},
+                              jobs, [&](RequestRecord&& rec, Result&& res) {
+                                seen.emplace_back(rec.line, stream::view_of(std::move(res), false).ok);
+                                return true;
+                              });
+    EXPECT_TRUE(done);
+    ASSERT_EQ(seen.size(), 300u) << jobs;
+    for (int i = 0; i < 300; ++i) {
+      EXPECT_EQ(seen[static_cast<std::size_t>(i)].first, i + 1) << jobs;
+      bool ok = i % 50 != 7 && i % 12 + 1 <= 8;
+      EXPECT_EQ(seen[static_cast<std::size_t>(i)].second, ok) << "record " << i + 1 << " on " << jobs << " jobs";
+    }
+  }
+}
