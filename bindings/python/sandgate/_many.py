@@ -239,11 +239,20 @@ def diff_policies(
 
     Every record is checked under OLD and under NEW with the same runners, org and client, on
     `threads` threads with the GIL released; ``.records`` lists every record that is not unchanged.
+    Runners or an org with errors raise ``ValueError`` (fix them first, as the CLI says).
     """
     source: object = None
     kind, name = "", ""
     if records is not None:
         source, kind, name = _source(records, "diff_policies")
+    loaded_runners = None if runners is None else _inputs.runners(runners)
+    loaded_org = None if org is None else _inputs.org(org)
+    # The same runners and org apply to both sides: ones with errors are refused, as the CLI refuses
+    # them, rather than making both sides reject every record alike.
+    for label, loaded in (("runners", loaded_runners), ("org", loaded_org)):
+        if loaded is not None and not loaded.ok:
+            first = next((d for d in diagnostics_of(loaded.diagnostics) if d.is_error), None)
+            raise ValueError(f"diff_policies: the {label} have errors; fix them first: {first}")
     raw = _sandgate.diff_policies(
         _inputs.policy(old),
         _inputs.policy(new),
@@ -251,8 +260,8 @@ def diff_policies(
         _record,
         kind,
         name,
-        None if runners is None else _inputs.runners(runners),
-        None if org is None else _inputs.org(org),
+        loaded_runners,
+        loaded_org,
         client,
         placement or "",
         examples,
