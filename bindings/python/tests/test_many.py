@@ -224,3 +224,46 @@ def test_the_gil_is_released_while_records_are_checked(policy: sandgate.Policy) 
     assert n == 100_000
     # with the GIL held for the whole call the ticker could not have run at all during it
     assert during >= 10, during
+
+
+# ---- diff_policies beyond the shared cases (tests/conformance/diff: test_conformance_diff.py) ----
+
+NEW_POLICY = EXAMPLES / "policies" / "production-cks-v2.yaml"
+
+
+def test_diff_policies_over_the_example_stream() -> None:
+    lines = sum(1 for line in REQUESTS.read_text(encoding="utf-8").splitlines() if line.strip())
+    one = sandgate.diff_policies(POLICY, NEW_POLICY, REQUESTS, threads=1)
+    two = sandgate.diff_policies(sandgate.Policy.load(POLICY), sandgate.Policy.load(NEW_POLICY), REQUESTS, threads=2)
+    assert sum(one.counts.values()) == lines
+    assert one.counts == two.counts and one.records == two.records and one.to_json() == two.to_json()
+    assert not one.ok and one.counts["newly_rejected"] > 0 and one.replayed
+    assert all(r.cls != "unchanged" for r in one.records)
+    rejected = [r for r in one.records if r.cls == "newly_rejected"]
+    assert all(r.caused_by and r.errors for r in rejected)
+    assert "NEW would reject" in one.to_markdown()
+    data = json.loads(one.to_json())
+    assert data["counts"] == one.counts and len(data["records"]) == len(one.records)
+    assert "newly_rejected" in repr(one)
+
+
+def test_diff_policies_static_part_only() -> None:
+    d = sandgate.diff_policies(POLICY, NEW_POLICY)
+    assert not d.replayed and d.records == () and d.ok
+    cpu = [c for c in d.static_changes if c.field == "constraints.resources.max_cpu"]
+    assert len(cpu) == 1 and (cpu[0].old, cpu[0].new, cpu[0].kind) == ("8", "4", "changed")
+    assert cpu[0].old_source is not None and cpu[0].old_source.file.endswith("production-cks.yaml")
+
+
+def test_diff_policies_an_invalid_new_policy_is_not_ok() -> None:
+    d = sandgate.diff_policies(POLICY, b"constraints: {resources: {max_cpu: lots}}", [{}])
+    assert not d.ok and d.new_errors
+
+
+def test_diff_policies_refuses_runners_with_errors_and_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="runners have errors"):
+        sandgate.diff_policies(POLICY, NEW_POLICY, [{}], runners=b"runners: 5")
+    with pytest.raises(TypeError):
+        sandgate.diff_policies(POLICY, NEW_POLICY, 5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        sandgate.diff_policies(POLICY, NEW_POLICY, [], threads=0)
