@@ -244,6 +244,109 @@ export declare class Checker {
 export declare function check(sandbox: SandboxInput, options?: CheckOptions): CheckResult;
 /** Many requests, checked on a worker thread; one result per item, in order. */
 export declare function checkMany(items: ReadonlyArray<SandboxInput | CheckItem>, options?: CheckOptions): Promise<CheckResult[]>;
+// ---- policy diff (SPEC §10.3) ---------------------------------------------------------------------
+
+export type DiffClass = 'newly_rejected' | 'newly_accepted' | 'rejection_changed' | 'resolution_changed' | 'unchanged' | 'unreadable';
+
+/** One difference between the two compiled policies. */
+export interface StaticChange {
+  /** "constraints.resources.max_cpu"; for a list item, the list's field. */
+  field: string;
+  /** JSON Pointer into the policy. */
+  pointer: string;
+  kind: 'changed' | 'added' | 'removed' | 'reordered';
+  /** null when OLD lacks it. */
+  old: unknown;
+  /** null when NEW lacks it. */
+  new: unknown;
+  /** "file:line" in OLD (the nearest enclosing field when OLD lacks it). */
+  old_source: string | null;
+  new_source: string | null;
+}
+
+/** A diagnostic as the JSON Lines and diff outputs write it. */
+export interface RecordError {
+  rule: RuleId;
+  code: DiagnosticCode;
+  input: InputName | 'requests' | null;
+  path: string;
+  source: SourceLocation | null;
+  message: string;
+  python_exception: string | null;
+  js_exception: JsExceptionName | null;
+}
+
+/** A static change a newly rejected record is attributed to (an index into static_changes). */
+export interface ChangeRef {
+  change: number;
+  field: string;
+}
+
+/** A record that is not unchanged. */
+export interface RecordDiff {
+  /** 1-based line of the record in a stream (its position in an array). */
+  record: number;
+  index: number;
+  id?: string;
+  class: DiffClass;
+  /** NEW's errors (newly_rejected, rejection_changed); the problem of an unreadable record. */
+  errors?: RecordError[];
+  /** OLD's error codes (newly_accepted, rejection_changed). */
+  old_codes?: DiagnosticCode[];
+  /** resolution_changed: each changed value (a JSON Pointer, or qos_class, runtime_class, runner, placement_mode, slurm.<parameter>). */
+  changes?: Array<{ pointer: string; old: unknown; new: unknown }>;
+  caused_by?: ChangeRef[];
+}
+
+/** What `sandgate policy diff --format json` prints, with its text and Markdown renderings. */
+export interface PolicyDiff {
+  tool: 'sandgate';
+  version: string;
+  old: string;
+  new: string;
+  old_errors: RecordError[];
+  new_errors: RecordError[];
+  static_changes: StaticChange[];
+  replayed: boolean;
+  requests: string | null;
+  /** Every record that is not unchanged, in input order. */
+  records: RecordDiff[];
+  /** Records per class; they add up to the number of records. */
+  counts: Record<DiffClass, number>;
+  newly_rejected_by_code: Array<{ code: DiagnosticCode; count: number; caused_by: ChangeRef[]; examples: number[] }>;
+  resolution_changed_by_pointer: Array<{ pointer: string; count: number; examples: number[] }>;
+  error: string | null;
+  /** NEW is valid and no record is newly rejected. */
+  ok: boolean;
+  /** A summary fit for a pull-request comment. */
+  toMarkdown(): string;
+  toText(): string;
+}
+
+export interface DiffOptions {
+  /** The same for both sides; runners or an org with errors are refused (the promise rejects). */
+  runners?: RunnersInput | null;
+  org?: OrgInput | null;
+  client?: Client;
+  placement?: PlacementMode | '';
+  /** Example records kept per group in the summary (default 5). */
+  examples?: number;
+  /** Threads for the replay; 0 (default) = every core. */
+  jobs?: number;
+}
+
+/**
+ * The diff of two policies (SPEC §10.3), replayed over `records` when given: an array of records
+ * (sandboxes, `{id, sandbox, defaults, overrides}`, or JSON Lines lines as strings) or request stream
+ * text (a string or bytes). Runs off the main thread.
+ */
+export declare function diffPolicies(
+  oldPolicy: Policy | PolicyInput,
+  newPolicy: Policy | PolicyInput,
+  records?: ReadonlyArray<SandboxInput | CheckItem | string> | string | Uint8Array | null,
+  options?: DiffOptions,
+): Promise<PolicyDiff>;
+
 /** Every problem of a policy at once (SPEC §4). */
 export declare function validatePolicy(doc: Policy | PolicyInput): ValidationResult;
 /** N-RES alone (SPEC §5.2). */

@@ -197,6 +197,42 @@ function checkMany(items, options = {}) {
   }
 }
 
+const DIFF_OPTIONS = new Set(['runners', 'org', 'client', 'placement', 'examples', 'jobs']);
+
+function renderings(markdown, text) {
+  return {
+    toMarkdown: { value: () => markdown, enumerable: false },
+    toText: { value: () => text, enumerable: false },
+  };
+}
+
+/**
+ * The diff of two runner policies (SPEC §10.3), replayed over `records` when given: an array of
+ * records (sandboxes, `{id, sandbox, defaults, overrides}`, or JSON Lines lines as strings) or
+ * request stream text (JSON Lines or a YAML/JSON list; a string or bytes). Resolves to the object
+ * `sandgate policy diff --format json` prints (`ok`, `static_changes`, `counts`, `records`, …), with
+ * non-enumerable `toMarkdown()` and `toText()`. Runs on a worker thread (the replay on every core,
+ * or `jobs` threads).
+ */
+async function diffPolicies(oldPolicy, newPolicy, records, options = {}) {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new TypeError('diffPolicies options must be an object');
+  for (const key of Object.keys(options)) {
+    if (!DIFF_OPTIONS.has(key)) throw new TypeError(`diffPolicies options: unknown option "${key}" (known: ${[...DIFF_OPTIONS].join(', ')})`);
+  }
+  const o = readOptions(pick(options, CHECKER_OPTIONS), CHECKER_OPTIONS, 'diffPolicies options');
+  const examples = options.examples ?? 5;
+  const jobs = options.jobs ?? 0;
+  if (!Number.isInteger(examples) || examples < 0) throw new TypeError('diffPolicies options: examples must be a non-negative integer');
+  if (!Number.isInteger(jobs) || jobs < 0) throw new TypeError('diffPolicies options: jobs must be a non-negative integer (0 = every core)');
+  if (records !== undefined && records !== null && !Array.isArray(records) && typeof records !== 'string' && !(records instanceof Uint8Array)) {
+    throw new TypeError('diffPolicies: records must be an array of records or request stream text (a string or bytes)');
+  }
+  const handle = (p) => (p instanceof Policy ? policyHandle(p) : p);
+  const raw = await native.diffPolicies(handle(oldPolicy), handle(newPolicy), records ?? undefined, o.runners, o.org,
+    o.client, o.placement, examples, jobs);
+  return Object.defineProperties(JSON.parse(raw.json), renderings(raw.markdown, raw.text));
+}
+
 /** Validates a policy (text, a JS value, or a Policy): `{ok, diagnostics}`. */
 function validatePolicy(doc) {
   return finish(native.validatePolicy(doc instanceof Policy ? policyHandle(doc) : doc, ''));
@@ -252,6 +288,7 @@ module.exports = {
   Checker,
   check,
   checkMany,
+  diffPolicies,
   validatePolicy,
   normalizeResources,
   parseQuantity,

@@ -7,6 +7,7 @@ export const {
   Checker,
   check,
   checkMany,
+  diffPolicies,
   validatePolicy,
   normalizeResources,
   parseQuantity,

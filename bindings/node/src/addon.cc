@@ -3,6 +3,7 @@
 #include <napi.h>
 
 #include "check_many.h"
+#include "diff_policies.h"
 #include "inputs.h"
 #include "js_to_node.h"
 #include "node_to_js.h"
@@ -233,6 +234,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
       {"check", check_js},
       {"checkOnce", check_once_js},
       {"checkBatch", check_batch},
+      {"diffPolicies", diff_policies},
       {"normalizeResources", normalize_resources_js},
       {"parseQuantity", parse_quantity_js},
       {"compareQuantities", compare_quantities_js},

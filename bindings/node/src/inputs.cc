@@ -93,6 +93,12 @@ std::shared_ptr<T> unwrap(Napi::Value v, const napi_type_tag* tag) {
 
 }  // namespace
 
+Compiled<sandgate::Runners> load_runners(Napi::Env env, Napi::Value v) {
+  return load_named<sandgate::Runners>(env, v, "runners");
+}
+
+Compiled<sandgate::Org> load_org(Napi::Env env, Napi::Value v) { return load_named<sandgate::Org>(env, v, "org"); }
+
 std::shared_ptr<PolicyInput> load_policy(Napi::Env env, Napi::Value v, const std::string& file, bool as_tree,
                                          Format format) {
   auto p = std::make_shared<PolicyInput>(load_input<sandgate::Policy>(

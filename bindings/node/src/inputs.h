@@ -28,6 +28,10 @@ using PolicyInput = Compiled<sandgate::Policy>;
 std::shared_ptr<PolicyInput> load_policy(Napi::Env env, Napi::Value v, const std::string& file, bool as_tree,
                                          sandgate::Format format = sandgate::Format::auto_detect);
 
+// Runners and org from text or a JS value (a broken one has a null `value`).
+Compiled<sandgate::Runners> load_runners(Napi::Env env, Napi::Value v);
+Compiled<sandgate::Org> load_org(Napi::Env env, Napi::Value v);
+
 // Everything one check needs except the request layers; immutable, shared with worker threads.
 struct CheckContext {
   sandgate::Engine engine;

@@ -211,7 +211,7 @@ function runCase(c, values) {
   return runCheck(c, values);
 }
 
-// diff/ holds policy diff cases (SPEC §10.3), run through diffPolicies once the binding has it.
+// diff/ holds policy diff cases (SPEC §10.3): conformance-diff.test.mjs runs them through diffPolicies.
 const files = yamlFiles(root).filter((f) => !relative(root, f).split(sep).join('/').startsWith('diff/'));
 let count = 0;
 for (const path of files) {

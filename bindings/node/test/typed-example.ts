@@ -3,6 +3,7 @@
 import {
   check,
   checkMany,
+  diffPolicies,
   Checker,
   codes,
   compareQuantities,
@@ -32,7 +33,9 @@ import type {
   ExceptionClasses,
   JsExceptionName,
   NormalizedResources,
+  PolicyDiff,
   Quantity,
+  RecordDiff,
   SandboxRunOptions,
   ValidationResult,
 } from 'sandgate';
@@ -116,6 +119,15 @@ async function batch(): Promise<number> {
   const more: CheckResult[] = await checkMany([request, 'container_image: y\n'], { policy: fromObject });
   return many.length + more.length;
 }
+
+// A policy diff replayed over today's requests.
+async function diff(): Promise<string> {
+  const d: PolicyDiff = await diffPolicies(fromFile, 'constraints: {resources: {max_cpu: "4"}}', [request, '{"sandbox": {}}'], { jobs: 2 });
+  const causes: string[] = d.records.flatMap((r: RecordDiff) => (r.caused_by ?? []).map((c) => d.static_changes[c.change].field));
+  const rejected: number = d.counts.newly_rejected;
+  return `${d.ok} ${rejected} ${causes.join(',')} ${d.toMarkdown()}`;
+}
+void diff;
 
 // Policy validation, N-RES, quantities.
 const validation: ValidationResult = validatePolicy({ base: { spec: {} } });

@@ -8,10 +8,23 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import sandgate
-from sandgate import Diagnostic, ExceptionClasses, Org, Policy, Quantity, Result, Runners, SourceLocation
+from sandgate import (
+    Diagnostic,
+    ExceptionClasses,
+    Org,
+    Policy,
+    PolicyDiff,
+    Quantity,
+    RecordDiff,
+    Result,
+    Runners,
+    SourceLocation,
+    StaticChange,
+)
 from sandgate.exceptions import SandboxValidationError, SandgateError, SandgateValueError
 
 POLICY_YAML = """
@@ -101,6 +114,18 @@ def main() -> None:
         sandgate.parse_quantity("1K")
     except ValueError as e:
         print("ValueError:", e)
+
+    # Many requests (SPEC §10): check_many is a lazy iterator of Results in input order.
+    many: Iterator[Result] = sandgate.check_many(
+        [{"resources": {"cpu": "2"}}, {"id": "x", "sandbox": {}}], policy=policy, threads=2
+    )
+    print([r.ok for r in many])
+    diff: PolicyDiff = sandgate.diff_policies(policy, {"constraints": {"resources": {"max_cpu": "1"}}},
+                                              records=[{"resources": {"cpu": "2"}}])
+    changes: tuple[StaticChange, ...] = diff.static_changes
+    rejected: list[RecordDiff] = [r for r in diff.records if r.cls == "newly_rejected"]
+    newly: int = diff.counts["newly_rejected"]
+    print(diff.ok, len(changes), newly, [c.field for r in rejected for c in r.caused_by], len(diff.to_markdown()))
 
     # Error mapping (SPEC §8) and the codes table.
     classes: ExceptionClasses = sandgate.exception_for("RESOURCE_EXHAUSTED", "CWSANDBOX_RUNNER_CAPACITY_EXHAUSTED")

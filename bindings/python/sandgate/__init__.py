@@ -22,6 +22,7 @@ from ._api import (
     validate_policy,
 )
 from ._diagnostics import Diagnostic, SourceLocation
+from ._many import PolicyDiff, RecordDiff, StaticChange, ValueChange, check_many, diff_policies
 from ._policy import Org, Policy, Runners
 from ._quantity import Quantity, parse_quantity
 from ._result import Result
@@ -33,7 +34,9 @@ __all__ = [
     "ExceptionClasses",
     "Org",
     "Policy",
+    "PolicyDiff",
     "Quantity",
+    "RecordDiff",
     "Result",
     "Runners",
     "SandgateError",
@@ -41,9 +44,13 @@ __all__ = [
     "SandgateValueError",
     "SandgateWarning",
     "SourceLocation",
+    "StaticChange",
+    "ValueChange",
     "__version__",
     "check",
+    "check_many",
     "codes",
+    "diff_policies",
     "exception_ancestors",
     "exception_for",
     "exceptions",

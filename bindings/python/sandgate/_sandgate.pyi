@@ -1,4 +1,5 @@
 # Stubs for the compiled module (bindings/python/src). Internal: use the sandgate package.
+from collections.abc import Callable
 from typing import Any
 
 __version__: str
@@ -82,6 +83,73 @@ def check(
     placement: str = "",
 ) -> CheckResult: ...
 def normalize_resources(value: object, client: str = "python") -> CheckResult: ...
+
+class ManyCheck:
+    def next_chunk(self, n: int) -> list[CheckResult]: ...
+
+def check_many(
+    records: object,
+    prepare: Callable[[object], object],
+    kind: str,
+    name: str,
+    policy: LoadedPolicy | None,
+    runners: LoadedRunners | None,
+    org: LoadedOrg | None,
+    client: str = "python",
+    placement: str = "",
+    jobs: int = 0,
+) -> ManyCheck: ...
+
+# (field, pointer, kind, list_item, old, new, old_source, new_source)
+StaticChangeTuple = tuple[str, str, str, bool, Any, Any, SourceTuple | None, SourceTuple | None]
+# (record, index, id, class, errors, old_codes, changes [(pointer, old, new)], caused_by, error_causes)
+RecordDiffTuple = tuple[
+    int, int, str | None, str, list[DiagnosticTuple], list[str], list[tuple[str, Any, Any]], list[int], list[list[int]]
+]
+
+class PolicyDiff:
+    @property
+    def ok(self) -> bool: ...
+    @property
+    def old_file(self) -> str: ...
+    @property
+    def new_file(self) -> str: ...
+    @property
+    def old_readable(self) -> bool: ...
+    @property
+    def new_readable(self) -> bool: ...
+    @property
+    def old_errors(self) -> list[DiagnosticTuple]: ...
+    @property
+    def new_errors(self) -> list[DiagnosticTuple]: ...
+    @property
+    def replayed(self) -> bool: ...
+    @property
+    def error(self) -> str: ...
+    @property
+    def counts(self) -> dict[str, int]: ...
+    @property
+    def static_changes(self) -> list[StaticChangeTuple]: ...
+    @property
+    def records(self) -> list[RecordDiffTuple]: ...
+    def to_json(self) -> str: ...
+    def to_text(self) -> str: ...
+    def to_markdown(self) -> str: ...
+
+def diff_policies(
+    old: LoadedPolicy,
+    new: LoadedPolicy,
+    records: object,
+    prepare: Callable[[object], object],
+    kind: str,
+    name: str,
+    runners: LoadedRunners | None,
+    org: LoadedOrg | None,
+    client: str = "python",
+    placement: str = "",
+    examples: int = 5,
+    jobs: int = 0,
+) -> PolicyDiff: ...
 
 class Quantity:
     @property

@@ -24,6 +24,10 @@ Client = Literal["python", "typescript"]
 Placement = Literal["serverless", "cks"]
 Severity = Literal["error", "warning", "info"]
 Grammar = Literal["sdk", "kubernetes"]
+DiffClass = Literal[
+    "newly_rejected", "newly_accepted", "rejection_changed", "resolution_changed", "unchanged", "unreadable"
+]
+StaticChangeKind = Literal["changed", "added", "removed", "reordered"]
 
 
 class GpuInfo(TypedDict, total=False):

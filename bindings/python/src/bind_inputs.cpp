@@ -77,6 +77,8 @@ void add_load_errors(const Loaded<T>* in, Diagnostics& out) {
   }
 }
 
+}  // namespace
+
 CheckOptions options_of(const std::string& client, const std::string& placement) {
   if (client != "python" && client != "typescript") {
     throw py::value_error("client must be \"python\" or \"typescript\", not \"" + client + "\"");
@@ -86,6 +88,8 @@ CheckOptions options_of(const std::string& client, const std::string& placement)
   }
   return CheckOptions{client, placement};
 }
+
+namespace {
 
 CheckResult check(const InputDocument& sandbox, const InputDocument* defaults, const InputDocument* overrides,
                   const LoadedPolicy* policy, const LoadedRunners* runners, const LoadedOrg* org,

@@ -11,4 +11,5 @@ PYBIND11_MODULE(_sandgate, m) {
   m.attr("__version__") = sandgate::version();
   sandgate::python::bind_inputs(m);
   sandgate::python::bind_misc(m);
+  sandgate::python::bind_many(m);
 }

@@ -51,7 +51,7 @@ def load_cases() -> list[Case]:
     for path in sorted(CONFORMANCE.rglob("*.yaml")):
         rel = path.relative_to(CONFORMANCE).as_posix()
         if rel.startswith("diff/"):
-            continue  # policy diff cases (SPEC §10.3): run through diff_policies once the binding has it
+            continue  # policy diff cases (SPEC §10.3): test_conformance_diff.py runs them through diff_policies
         doc = yaml.safe_load(path.read_text(encoding="utf-8"))
         assert isinstance(doc, dict) and isinstance(doc.get("cases"), list), f"{rel}: no `cases` list"
         kind = "check" if rel.startswith("check") else "policy"

@@ -1,0 +1,149 @@
+// diffPolicies (SPEC §10.3): a thin layer over the core's start_diff / PolicyDiffer / replay. JS
+// values are read on the main thread (V8 values may not be touched anywhere else); the diff and its
+// renderings run on a libuv worker thread, the replay itself on the core's ordered pool.
+#include "diff_policies.h"
+
+#include <deque>
+
+#include "inputs.h"
+#include "js_to_node.h"
+#include "sandgate/diff.h"
+#include "sandgate/stream.h"
+
+namespace sandgate_node {
+namespace {
+
+constexpr const char* k_records_name = "<records>";
+
+sandgate::PolicyLoad policy_load(Napi::Env env, Napi::Value v) {
+  std::shared_ptr<PolicyInput> in = unwrap_policy(v);
+  if (!in) in = load_policy(env, v, "", false);
+  return sandgate::PolicyLoad{in->value, in->diagnostics};
+}
+
+class DiffWorker : public Napi::AsyncWorker {
+ public:
+  DiffWorker(Napi::Env env) : Napi::AsyncWorker(env, "sandgate.diffPolicies"), deferred_(Napi::Promise::Deferred::New(env)) {}
+
+  Napi::Promise promise() const { return deferred_.Promise(); }
+
+  sandgate::PolicyLoad old_policy, new_policy;
+  std::shared_ptr<const sandgate::Runners> runners;
+  std::shared_ptr<const sandgate::Org> org;
+  sandgate::DiffOptions options;
+  bool has_records = false;
+  std::unique_ptr<sandgate::RequestReader> reader;  // records given as stream text
+  std::deque<sandgate::PendingRecord> items;        // or as an array, converted on the main thread
+
+ protected:
+  void Execute() override {
+    sandgate::PolicyDiff d = sandgate::start_diff(old_policy, new_policy, options.examples);
+    if (has_records && d.old_readable && d.new_readable) {
+      sandgate::PolicyDiffer differ(old_policy.policy, new_policy.policy, runners, org, options.check);
+      if (reader) {
+        sandgate::replay(d, differ, *reader, options);
+      } else {
+        sandgate::replay(
+            d, differ,
+            [&](sandgate::PendingRecord& p) {
+              if (items.empty()) return false;
+              p = std::move(items.front());
+              items.pop_front();
+              return true;
+            },
+            k_records_name, sandgate::Limits{}, options);
+      }
+    }
+    json_ = sandgate::diff_to_json(d);
+    markdown_ = sandgate::diff_to_markdown(d);
+    text_ = sandgate::diff_to_text(d);
+  }
+
+  void OnOK() override {
+    Napi::Env env = Env();
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("json", Napi::String::New(env, json_));
+    o.Set("markdown", Napi::String::New(env, markdown_));
+    o.Set("text", Napi::String::New(env, text_));
+    deferred_.Resolve(o);
+  }
+
+  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
+
+ private:
+  std::string json_, markdown_, text_;
+  Napi::Promise::Deferred deferred_;
+};
+
+// Runners and an org are the same for both sides: ones with errors are refused, as the CLI refuses
+// them ("fix them first"), rather than making both sides reject everything alike.
+template <typename T>
+std::shared_ptr<const T> take(Napi::Env env, const Compiled<T>& c, const char* what) {
+  for (const auto& d : c.diagnostics) {
+    if (d.severity == sandgate::Severity::error) {
+      std::string where = d.path.empty() ? std::string() : " at " + d.path;
+      throw Napi::Error::New(env, std::string("diffPolicies: the ") + what + " have errors; fix them first: " +
+                                      std::string(d.name()) + where + ": " + d.message);
+    }
+  }
+  return c.value;
+}
+
+bool absent(const Napi::Value& v) { return v.IsUndefined() || v.IsNull(); }
+
+}  // namespace
+
+// diffPolicies(old, new, records, runners, org, client, placement, examples, jobs)
+//   old, new: policy handles, text or JS values; records: undefined, stream text (string or bytes)
+//   or an array of records (JS values, or one JSON Lines line as a string)
+//   → Promise<{json, markdown, text}>
+Napi::Value diff_policies(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto* worker = new DiffWorker(env);
+  try {
+    worker->old_policy = policy_load(env, info[0]);
+    worker->new_policy = policy_load(env, info[1]);
+    Napi::Value records = info[2];
+    if (!absent(records)) {
+      worker->has_records = true;
+      std::string text;
+      if (records.IsArray()) {
+        Napi::Array a = records.As<Napi::Array>();
+        for (std::uint32_t i = 0; i < a.Length(); ++i) {
+          Napi::HandleScope scope(env);
+          Napi::Value item = a.Get(i);
+          sandgate::PendingRecord p;
+          p.index = i + 1;
+          p.line = static_cast<int>(i + 1);
+          if (item.IsString()) {
+            p.text = item.As<Napi::String>().Utf8Value();
+            p.bytes = p.text.size();
+          } else {
+            Converted c = js_to_node(env, item, std::string(sandgate::k_requests_input));
+            p.tree = std::move(c.root);
+            p.tree_diagnostics = std::move(c.diagnostics);
+          }
+          worker->items.push_back(std::move(p));
+        }
+      } else if (js_text(env, records, text)) {
+        worker->reader = sandgate::RequestReader::from_text(std::move(text), k_records_name);
+      } else {
+        throw Napi::TypeError::New(env, "diffPolicies: records must be an array of records or request stream text");
+      }
+    }
+    if (!absent(info[3])) worker->runners = take(env, load_runners(env, info[3]), "runners");
+    if (!absent(info[4])) worker->org = take(env, load_org(env, info[4]), "org");
+    worker->options.check.client = info[5].IsString() ? info[5].As<Napi::String>().Utf8Value() : "typescript";
+    worker->options.check.placement = info[6].IsString() ? info[6].As<Napi::String>().Utf8Value() : "";
+    worker->options.examples = info[7].IsNumber() ? info[7].As<Napi::Number>().Uint32Value() : 5;
+    worker->options.jobs = info[8].IsNumber() ? info[8].As<Napi::Number>().Uint32Value() : 0;
+  } catch (...) {
+    delete worker;
+    throw;
+  }
+  Napi::Promise p = worker->promise();
+  worker->Queue();  // deletes itself after OnOK / OnError
+  return p;
+}
+
+}  // namespace sandgate_node

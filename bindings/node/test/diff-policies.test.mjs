@@ -1,0 +1,48 @@
+// diffPolicies (SPEC §10.3) beyond the shared cases: its inputs, options and renderings.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { diffPolicies, Policy } from 'sandgate';
+
+const example = (p) => new URL(`../../../examples/${p}`, import.meta.url);
+const OLD = Policy.load(example('policies/production-cks.yaml'));
+const NEW = Policy.load(example('policies/production-cks-v2.yaml'));
+const STREAM = readFileSync(example('requests.jsonl'));
+
+test('the example stream: every record counted, the same on 1 and 2 threads', async () => {
+  const lines = STREAM.toString('utf8').split('\n').filter((l) => l.trim()).length;
+  const one = await diffPolicies(OLD, NEW, STREAM, { jobs: 1 });
+  const two = await diffPolicies(OLD, NEW, STREAM, { jobs: 2 });
+  assert.equal(Object.values(one.counts).reduce((a, b) => a + b, 0), lines);
+  assert.deepEqual(one, two);
+  assert.equal(one.ok, false);
+  assert.ok(one.counts.newly_rejected > 0);
+  assert.ok(one.records.every((r) => r.class !== 'unchanged'));
+  const md = one.toMarkdown();
+  assert.match(md, /NEW would reject/);
+  assert.match(one.toText(), /newly_rejected|newly rejected/);
+  assert.deepEqual(Object.keys(JSON.parse(JSON.stringify(one))), Object.keys(one)); // renderings are not data
+});
+
+test('without records only the static part is computed', async () => {
+  const d = await diffPolicies(OLD, NEW);
+  assert.equal(d.replayed, false);
+  assert.ok(d.static_changes.some((c) => c.field === 'constraints.resources.max_cpu' && c.old === '8' && c.new === '4'));
+  assert.equal(d.ok, true);
+});
+
+test('policies may be text or values; records an array of values', async () => {
+  const d = await diffPolicies({ constraints: { resources: { max_cpu: '8' } } }, 'constraints: {resources: {max_cpu: "4"}}',
+    [{ resources: { cpu: '6' } }, { id: 'small', sandbox: { resources: { cpu: '1' } } }]);
+  assert.deepEqual(d.counts, { newly_rejected: 1, newly_accepted: 0, rejection_changed: 0, resolution_changed: 0, unchanged: 1, unreadable: 0 });
+  assert.equal(d.records[0].record, 1);
+  assert.deepEqual(d.records[0].caused_by.map((c) => c.field), ['constraints.resources.max_cpu']);
+});
+
+test('wrong arguments reject with TypeError; runners with errors are refused', async () => {
+  await assert.rejects(diffPolicies(OLD, NEW, 5), TypeError);
+  await assert.rejects(diffPolicies(OLD, NEW, [], { polcy: 1 }), TypeError);
+  await assert.rejects(diffPolicies(OLD, NEW, [], { client: 'rust' }), TypeError);
+  await assert.rejects(diffPolicies(OLD, NEW, [], { jobs: -1 }), TypeError);
+  await assert.rejects(diffPolicies(OLD, NEW, [], { runners: 'runners: 5' }), /runners have errors/);
+});

@@ -1,0 +1,338 @@
+// Many requests (SPEC §10): check_many and diff_policies, thin layers over the core's
+// check_records and PolicyDiffer/replay. Records come from a stream the core reads (a path or text)
+// or from a Python iterator; Python values are converted on the calling thread with the GIL held
+// (a few at a time), and everything else — parsing, checking, diffing — runs on the core's ordered
+// pool with the GIL released.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <deque>
+#include <exception>
+
+#include "bind.h"
+#include "convert.h"
+#include "holders.h"
+#include "sandgate/diff.h"
+#include "sandgate/stream.h"
+#include "to_python.h"
+
+namespace py = pybind11;
+
+namespace sandgate::python {
+namespace {
+
+constexpr std::size_t k_convert_batch = 64;  // Python values converted per hold of the GIL
+
+bool is_dataclass_instance(PyObject* v) {
+  return PyObject_HasAttrString(reinterpret_cast<PyObject*>(Py_TYPE(v)), "__dataclass_fields__") == 1;
+}
+
+// A plain dict none of whose values is a dataclass instance: what check() reads as it is.
+bool plain_layer(PyObject* v) {
+  if (!PyDict_CheckExact(v)) return false;
+  PyObject *key, *value;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(v, &pos, &key, &value)) {
+    if (is_dataclass_instance(value)) return false;
+  }
+  return true;
+}
+
+// Whether a record needs sandgate._inputs.record (SDK-style values: dataclasses, option objects)
+// before conversion; plain dicts, by far the most common, are converted as they are.
+bool needs_prepare(PyObject* item) {
+  if (!PyDict_CheckExact(item)) return true;
+  PyObject* sandbox = PyDict_GetItemString(item, "sandbox");
+  if (!sandbox) return !plain_layer(item);
+  for (const char* key : {"sandbox", "defaults", "overrides"}) {
+    PyObject* v = PyDict_GetItemString(item, key);
+    if (v && v != Py_None && !plain_layer(v)) return true;
+  }
+  return false;
+}
+
+// Where the records come from. next() is called with the GIL released.
+class RecordSource {
+ public:
+  RecordSource(std::unique_ptr<RequestReader> reader) : reader_(std::move(reader)), name_(reader_->name()) {
+    limits_ = reader_->limits();
+  }
+  RecordSource(py::object iterator, py::object prepare, std::string name)
+      : iterator_(std::move(iterator)), prepare_(std::move(prepare)), name_(std::move(name)) {}
+
+  RecordSource(const RecordSource&) = delete;
+  RecordSource& operator=(const RecordSource&) = delete;
+  ~RecordSource() {
+    py::gil_scoped_acquire gil;
+    iterator_ = py::object();
+    prepare_ = py::object();
+    buffer_.clear();
+    error_ = nullptr;
+  }
+
+  bool next(PendingRecord& out) {
+    if (reader_) {
+      if (reader_->next(out)) return true;
+      ended_ = true;
+      return false;
+    }
+    if (buffer_.empty() && !ended_) fill();
+    if (buffer_.empty()) return false;
+    out = std::move(buffer_.front());
+    buffer_.pop_front();
+    return true;
+  }
+
+  bool ended() const { return ended_ && buffer_.empty(); }
+  const std::string& name() const { return name_; }
+  const Limits& limits() const { return limits_; }
+
+  // After a call with the GIL held: raises what stopped the stream (the iterator raised, I/O failed).
+  void raise_error() {
+    if (error_) {
+      std::exception_ptr e = error_;
+      error_ = nullptr;
+      std::rethrow_exception(e);
+    }
+    if (reader_ && !reader_->error().empty()) {
+      std::string message = reader_->error();
+      PyErr_SetString(PyExc_OSError, message.c_str());
+      throw py::error_already_set();
+    }
+  }
+
+ private:
+  // Converts up to k_convert_batch items of the iterator (GIL held just for that).
+  void fill() {
+    py::gil_scoped_acquire gil;
+    try {
+      for (std::size_t i = 0; i < k_convert_batch; ++i) {
+        PyObject* item = PyIter_Next(iterator_.ptr());
+        if (!item) {
+          if (PyErr_Occurred()) throw py::error_already_set();
+          ended_ = true;
+          return;
+        }
+        py::object value = py::reinterpret_steal<py::object>(item);
+        PendingRecord p;
+        p.index = ++count_;
+        p.line = static_cast<int>(p.index);
+        if (PyUnicode_Check(item) || PyBytes_Check(item)) {
+          // A line of JSON Lines text: parsed (on a worker) as a stream's line is.
+          p.text = PyUnicode_Check(item) ? value.cast<std::string>() : std::string(py::bytes(value));
+          p.bytes = p.text.size();
+        } else {
+          if (needs_prepare(item)) value = prepare_(value);
+          Converted c = to_node(value, std::string(k_requests_input), "", limits_);
+          p.tree = std::move(c.root);
+          p.tree_diagnostics = std::move(c.diagnostics);
+        }
+        buffer_.push_back(std::move(p));
+      }
+    } catch (...) {
+      error_ = std::current_exception();
+      ended_ = true;
+    }
+  }
+
+  std::unique_ptr<RequestReader> reader_;
+  py::object iterator_, prepare_;
+  std::string name_;
+  Limits limits_;
+  std::deque<PendingRecord> buffer_;
+  std::size_t count_ = 0;
+  bool ended_ = false;
+  std::exception_ptr error_;
+};
+
+std::unique_ptr<RecordSource> open_source(py::object records, py::object prepare, const std::string& kind,
+                                          const std::string& name) {
+  if (kind == "path") {
+    std::string path = records.cast<std::string>(), error;
+    std::unique_ptr<RequestReader> reader;
+    {
+      py::gil_scoped_release nogil;
+      reader = RequestReader::open(path, StreamOptions{}, &error);
+    }
+    if (!reader) {
+      PyErr_SetString(PyExc_OSError, error.c_str());
+      throw py::error_already_set();
+    }
+    return std::make_unique<RecordSource>(std::move(reader));
+  }
+  if (kind == "text") {
+    std::string text = PyUnicode_Check(records.ptr()) ? records.cast<std::string>() : std::string(py::bytes(records));
+    return std::make_unique<RecordSource>(RequestReader::from_text(std::move(text), name));
+  }
+  return std::make_unique<RecordSource>(py::iter(records), std::move(prepare), name);
+}
+
+template <typename T>
+void add_load_errors(const Loaded<T>* in, Diagnostics& out) {
+  if (!in || in->value) return;
+  for (const auto& d : in->diagnostics) {
+    if (d.severity == Severity::error) out.push_back(d);
+  }
+}
+
+// check_many's state between chunks: Python iterates, each chunk is checked on the pool.
+class ManyCheck {
+ public:
+  ManyCheck(std::unique_ptr<RecordSource> source, const LoadedPolicy* policy, const LoadedRunners* runners,
+            const LoadedOrg* org, const CheckOptions& options, unsigned jobs)
+      : source_(std::move(source)), options_(options), jobs_(jobs) {
+    add_load_errors(policy, load_errors_);
+    add_load_errors(runners, load_errors_);
+    add_load_errors(org, load_errors_);
+    if (load_errors_.empty()) {
+      engine_ = std::make_unique<Engine>(policy ? policy->value : nullptr, runners ? runners->value : nullptr,
+                                         org ? org->value : nullptr);
+    }
+  }
+
+  // The results of up to `n` more records, in input order; empty at the end.
+  std::vector<CheckResult> next_chunk(std::size_t n) {
+    std::vector<CheckResult> out;
+    if (!source_->ended() && n > 0) {
+      out.reserve(n);
+      py::gil_scoped_release nogil;
+      std::size_t taken = 0;
+      auto next = [&](PendingRecord& p) { return taken < n && source_->next(p) && (++taken, true); };
+      if (engine_) {
+        check_records(next, source_->name(), source_->limits(), *engine_, options_, jobs_,
+                      [&](RequestRecord&&, Result&& r) {
+                        out.push_back(CheckResult{std::move(r)});
+                        return true;
+                      });
+      } else {
+        PendingRecord p;
+        while (next(p)) out.push_back(CheckResult{Result::from_diagnostics(load_errors_)});
+      }
+    }
+    if (out.empty()) source_->raise_error();  // what ended the stream, once its records are out
+    return out;
+  }
+
+ private:
+  std::unique_ptr<RecordSource> source_;
+  std::unique_ptr<Engine> engine_;
+  Diagnostics load_errors_;
+  CheckOptions options_;
+  unsigned jobs_;
+};
+
+// ---- diff_policies -------------------------------------------------------------------------------
+
+py::object text(std::string_view s) {
+  PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
+  if (!o) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(o);
+}
+
+py::object source_tuple(const std::optional<SourceLocation>& s) {
+  if (!s) return py::none();
+  return py::make_tuple(text(s->file), s->line, s->column);
+}
+
+py::object value_or_none(const std::optional<Node>& n) { return n ? to_python(*n) : py::none(); }
+
+PolicyLoad policy_load(const LoadedPolicy& l) { return PolicyLoad{l.value, l.diagnostics}; }
+
+struct DiffHolder {
+  PolicyDiff diff;
+};
+
+DiffHolder diff(const LoadedPolicy& old_policy, const LoadedPolicy& new_policy, py::object records, py::object prepare,
+                const std::string& kind, const std::string& name, const LoadedRunners* runners, const LoadedOrg* org,
+                const std::string& client, const std::string& placement, std::size_t examples, unsigned jobs) {
+  DiffOptions options;
+  options.check = options_of(client, placement);
+  options.examples = examples;
+  options.jobs = jobs;
+  std::unique_ptr<RecordSource> source;
+  if (!records.is_none()) source = open_source(records, prepare, kind, name);
+  PolicyLoad old_load = policy_load(old_policy), new_load = policy_load(new_policy);
+  DiffHolder out;
+  {
+    py::gil_scoped_release nogil;
+    out.diff = start_diff(old_load, new_load, examples);
+    if (source && out.diff.old_readable && out.diff.new_readable) {
+      PolicyDiffer differ(old_load.policy, new_load.policy, runners ? runners->value : nullptr,
+                          org ? org->value : nullptr, options.check);
+      replay(out.diff, differ, [&](PendingRecord& p) { return source->next(p); }, source->name(), source->limits(),
+             options);
+    }
+  }
+  if (source) source->raise_error();
+  return out;
+}
+
+py::tuple static_change_tuple(const StaticChange& c) {
+  return py::make_tuple(text(c.field), text(c.pointer), text(to_string(c.kind)), c.list_item,
+                        value_or_none(c.old_value), value_or_none(c.new_value), source_tuple(c.old_source),
+                        source_tuple(c.new_source));
+}
+
+py::tuple record_tuple(const RecordDiff& r) {
+  py::list changes;
+  for (const auto& c : r.changes) changes.append(py::make_tuple(text(c.pointer), value_or_none(c.old_value), value_or_none(c.new_value)));
+  return py::make_tuple(r.line, r.index, r.id ? text(*r.id) : py::object(py::none()), text(to_string(r.cls)),
+                        diagnostic_list(r.errors), r.old_codes, changes, r.caused_by, r.error_causes);
+}
+
+}  // namespace
+
+void bind_many(py::module_& m) {
+  py::class_<ManyCheck>(m, "ManyCheck").def("next_chunk", &ManyCheck::next_chunk, py::arg("n"));
+  m.def(
+      "check_many",
+      [](py::object records, py::object prepare, const std::string& kind, const std::string& name,
+         const LoadedPolicy* policy, const LoadedRunners* runners, const LoadedOrg* org, const std::string& client,
+         const std::string& placement, unsigned jobs) {
+        CheckOptions options = options_of(client, placement);
+        return ManyCheck(open_source(std::move(records), std::move(prepare), kind, name), policy, runners, org, options,
+                         jobs);
+      },
+      py::arg("records"), py::arg("prepare"), py::arg("kind"), py::arg("name"), py::arg("policy").none(true),
+      py::arg("runners").none(true), py::arg("org").none(true), py::arg("client") = "python",
+      py::arg("placement") = "", py::arg("jobs") = 0);
+
+  py::class_<DiffHolder>(m, "PolicyDiff")
+      .def_property_readonly("ok", [](const DiffHolder& d) { return d.diff.ok(); })
+      .def_property_readonly("old_file", [](const DiffHolder& d) { return d.diff.old_file; })
+      .def_property_readonly("new_file", [](const DiffHolder& d) { return d.diff.new_file; })
+      .def_property_readonly("old_readable", [](const DiffHolder& d) { return d.diff.old_readable; })
+      .def_property_readonly("new_readable", [](const DiffHolder& d) { return d.diff.new_readable; })
+      .def_property_readonly("old_errors", [](const DiffHolder& d) { return diagnostic_list(d.diff.old_errors); })
+      .def_property_readonly("new_errors", [](const DiffHolder& d) { return diagnostic_list(d.diff.new_errors); })
+      .def_property_readonly("replayed", [](const DiffHolder& d) { return d.diff.replayed; })
+      .def_property_readonly("error", [](const DiffHolder& d) { return d.diff.error; })
+      .def_property_readonly("counts",
+                             [](const DiffHolder& d) {
+                               py::dict out;
+                               for (std::size_t i = 0; i < k_diff_classes; ++i) {
+                                 out[text(to_string(static_cast<DiffClass>(i)))] = d.diff.summary.counts[i];
+                               }
+                               return out;
+                             })
+      .def_property_readonly("static_changes",
+                             [](const DiffHolder& d) {
+                               py::list out;
+                               for (const auto& c : d.diff.static_changes) out.append(static_change_tuple(c));
+                               return out;
+                             })
+      .def_property_readonly("records",
+                             [](const DiffHolder& d) {
+                               py::list out;
+                               for (const auto& r : d.diff.records) out.append(record_tuple(r));
+                               return out;
+                             })
+      .def("to_json", [](const DiffHolder& d) { return diff_to_json(d.diff); })
+      .def("to_text", [](const DiffHolder& d) { return diff_to_text(d.diff); })
+      .def("to_markdown", [](const DiffHolder& d) { return diff_to_markdown(d.diff); });
+  m.def("diff_policies", &diff, py::arg("old"), py::arg("new"), py::arg("records").none(true), py::arg("prepare"),
+        py::arg("kind"), py::arg("name"), py::arg("runners").none(true), py::arg("org").none(true),
+        py::arg("client") = "python", py::arg("placement") = "", py::arg("examples") = 5, py::arg("jobs") = 0);
+}
+
+}  // namespace sandgate::python

@@ -1,0 +1,269 @@
+"""check_many (SPEC §10): one result per record, in input order, the same as check() one by one,
+whatever the number of threads, with the GIL released while the engine runs."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import sandgate
+
+from helpers import REPO
+
+EXAMPLES = REPO / "examples"
+POLICY = EXAMPLES / "policies" / "production-cks.yaml"
+REQUESTS = EXAMPLES / "requests.jsonl"
+
+
+def records(n: int) -> list[Any]:
+    """Varied records: accepted, rejected (several codes), wrapped with id/defaults/overrides."""
+    out: list[Any] = []
+    for i in range(n):
+        sandbox: dict[str, Any] = {"resources": {"cpu": str(1 + i % 12), "memory": f"{1 + i % 40}Gi"}}
+        if i % 5 == 0:
+            sandbox["annotations"] = {"kubernetes.io/x": "y"} if i % 10 == 0 else {"team": "ml"}
+        if i % 7 == 0:
+            out.append({"id": f"r{i}", "sandbox": sandbox, "defaults": {"max_lifetime_seconds": 600 + i}})
+        else:
+            out.append(sandbox)
+    return out
+
+
+def summary(r: sandgate.Result) -> tuple[Any, ...]:
+    return (
+        r.ok,
+        tuple((d.code, d.severity, d.input, d.path, d.message) for d in r.diagnostics),
+        json.dumps(r.resolved, sort_keys=True),
+        r.placement_mode,
+        r.qos_class,
+        r.runner,
+    )
+
+
+@pytest.fixture(scope="module")
+def policy() -> sandgate.Policy:
+    return sandgate.Policy.load(POLICY)
+
+
+def test_results_keep_the_input_order_and_equal_check_one_by_one(policy: sandgate.Policy) -> None:
+    items = records(3000)
+    many = [summary(r) for r in sandgate.check_many(items, policy=policy, threads=2)]
+    assert len(many) == len(items)
+    one = []
+    for item in items:
+        if "sandbox" in item:
+            one.append(summary(sandgate.check(item["sandbox"], policy=policy, defaults=item.get("defaults"))))
+        else:
+            one.append(summary(sandgate.check(item, policy=policy)))
+    assert many == one
+    assert {ok for ok, *_ in many} == {True, False}  # both kinds are exercised
+
+
+def test_one_thread_and_two_give_identical_results(policy: sandgate.Policy) -> None:
+    items = records(5000)
+    one = [summary(r) for r in sandgate.check_many(items, policy=policy, threads=1)]
+    two = [summary(r) for r in sandgate.check_many(items, policy=policy, threads=2)]
+    every_core = [summary(r) for r in sandgate.check_many(items, policy=policy)]
+    assert one == two == every_core
+
+
+def test_order_is_kept_across_chunks(policy: sandgate.Policy) -> None:
+    # cpu i % 12 + 1 > 8 is rejected: the pattern of verdicts pins every result to its record
+    items = [{"resources": {"cpu": str(1 + i % 12), "memory": "1Gi"}} for i in range(10_000)]
+    oks = [r.ok for r in sandgate.check_many(items, policy=policy, threads=2)]
+    assert oks == [1 + i % 12 <= 8 for i in range(10_000)]
+
+
+def test_a_bad_record_is_answered_in_its_place_and_the_rest_go_on(policy: sandgate.Policy) -> None:
+    items: list[Any] = [
+        {"resources": {"cpu": "1", "memory": "1Gi"}},
+        "{not json",
+        7,
+        {"id": 3, "sandbox": {}},
+        {"sandbox": {}, "polcy": 1},
+        '{"resources": {"cpu": "2", "memory": "1Gi"}}',
+        {"resources": {"cpu": "99"}},
+        {"resources": {"cpu": "1", "memory": "1Gi"}},
+    ]
+    results = list(sandgate.check_many(items, policy=policy))
+    assert len(results) == len(items)
+    codes = [[d.code for d in r.errors] for r in results]
+    assert results[0].ok and results[5].ok and results[7].ok
+    assert codes[1] == ["SG_SYNTAX"]
+    assert codes[2] == ["SG_NOT_AN_OBJECT"]
+    assert codes[3] == ["SG_TYPE_MISMATCH"]
+    assert codes[4] == ["SG_UNKNOWN_KEY"]
+    assert "SG_RESOURCE_ABOVE_MAX" in codes[6]
+    with pytest.raises(sandgate.SandgateError):
+        results[1].raise_for_errors()
+
+
+def test_sdk_style_values_read_as_check_reads_them(policy: sandgate.Policy) -> None:
+    @dataclasses.dataclass
+    class ResourceOptions:
+        cpu: str | None = None
+        memory: str | None = None
+
+    @dataclasses.dataclass
+    class SandboxDefaults:
+        container_image: str = "python:3.11"
+        max_lifetime_seconds: int | None = None
+        resources: ResourceOptions | None = None
+
+    values: list[Any] = [
+        SandboxDefaults(max_lifetime_seconds=900, resources=ResourceOptions(cpu="2", memory="1Gi")),
+        {"resources": ResourceOptions(), "container_image": "python:3.12"},
+        {"sandbox": SandboxDefaults(resources=ResourceOptions(cpu="12")), "id": "big"},
+    ]
+    many = [summary(r) for r in sandgate.check_many(values, policy=policy)]
+    one = [
+        summary(sandgate.check(values[0], policy=policy)),
+        summary(sandgate.check(values[1], policy=policy)),
+        summary(sandgate.check(values[2]["sandbox"], policy=policy)),
+    ]
+    assert many == one
+
+
+def test_a_stream_path_text_bytes_and_file_object_read_the_same(policy: sandgate.Policy, tmp_path: Path) -> None:
+    text = REQUESTS.read_text(encoding="utf-8")
+    n = sum(1 for line in text.splitlines() if line.strip())
+    from_path = [summary(r) for r in sandgate.check_many(REQUESTS, policy=policy)]
+    assert len(from_path) == n
+    assert [summary(r) for r in sandgate.check_many(str(REQUESTS), policy=policy)] == from_path
+    from_bytes = [summary(r) for r in sandgate.check_many(text.encode(), policy=policy)]
+    with open(REQUESTS, "rb") as f:
+        from_file = [summary(r) for r in sandgate.check_many(f, policy=policy)]
+    strip = [s[:1] + (tuple(d[:4] for d in s[1]),) + s[2:] for s in from_path]  # messages name the file
+    assert [s[:1] + (tuple(d[:4] for d in s[1]),) + s[2:] for s in from_bytes] == strip
+    assert [s[:1] + (tuple(d[:4] for d in s[1]),) + s[2:] for s in from_file] == strip
+    yaml_list = tmp_path / "requests.yaml"
+    yaml_list.write_text("- {resources: {cpu: '2', memory: 1Gi}}\n- {resources: {cpu: '64'}}\n", encoding="utf-8")
+    assert [r.ok for r in sandgate.check_many(yaml_list, policy=policy)] == [True, False]
+
+
+def test_argument_errors_are_raised_at_the_call(policy: sandgate.Policy) -> None:
+    with pytest.raises(TypeError):
+        sandgate.check_many(5, policy=policy)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        sandgate.check_many({"resources": {}}, policy=policy)  # one request: check()
+    with pytest.raises(ValueError):
+        sandgate.check_many([], policy=policy, threads=0)
+    with pytest.raises(TypeError):
+        sandgate.check_many([], policy=policy, threads=1.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        sandgate.check_many([], policy=policy, client="rust")  # type: ignore[arg-type]
+    with pytest.raises(FileNotFoundError):
+        sandgate.check_many("no-such-requests.jsonl", policy=policy)
+    assert list(sandgate.check_many([], policy=policy)) == []
+
+
+def test_an_unreadable_policy_answers_every_record_with_its_errors() -> None:
+    results = list(sandgate.check_many([{}, {}, "x"], policy=b"constraints: [unclosed"))
+    assert len(results) == 3
+    assert all(not r.ok and r.errors[0].input == "policy" for r in results)
+
+
+def test_an_iterator_that_raises_yields_what_came_before_then_raises(policy: sandgate.Policy) -> None:
+    def gen() -> Any:
+        for i in range(5000):
+            yield {"resources": {"cpu": "1", "memory": "1Gi"}}
+        raise RuntimeError("source broke")
+
+    seen = 0
+    with pytest.raises(RuntimeError, match="source broke"):
+        for r in sandgate.check_many(gen(), policy=policy, threads=2):
+            assert r.ok
+            seen += 1
+    assert seen == 5000
+
+
+def test_the_iterator_is_lazy(policy: sandgate.Policy) -> None:
+    consumed = 0
+
+    def gen() -> Any:
+        nonlocal consumed
+        while True:
+            consumed += 1
+            yield {"resources": {"cpu": "1", "memory": "1Gi"}}
+
+    it = sandgate.check_many(gen(), policy=policy, threads=2)
+    first = [next(it) for _ in range(10)]
+    assert all(r.ok for r in first)
+    assert consumed < 20_000  # an endless source: only a chunk was read
+
+
+def test_the_gil_is_released_while_records_are_checked(policy: sandgate.Policy) -> None:
+    text = b"".join(b'{"resources": {"cpu": "%d", "memory": "1Gi"}}\n' % (1 + i % 12) for i in range(100_000))
+    ticks = 0
+    done = threading.Event()
+
+    def ticker() -> None:
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+            time.sleep(0.001)
+
+    t = threading.Thread(target=ticker)
+    t.start()
+    try:
+        time.sleep(0.05)
+        many = sandgate._sandgate.check_many(text, None, "text", "<records>", sandgate.Policy.load(POLICY)._raw, None, None,
+                                             "python", "", 1)
+        before = ticks
+        n = len(many.next_chunk(100_000))  # one call into C++ for every record
+        during = ticks - before
+    finally:
+        done.set()
+        t.join()
+    assert n == 100_000
+    # with the GIL held for the whole call the ticker could not have run at all during it
+    assert during >= 10, during
+
+
+# ---- diff_policies beyond the shared cases (tests/conformance/diff: test_conformance_diff.py) ----
+
+NEW_POLICY = EXAMPLES / "policies" / "production-cks-v2.yaml"
+
+
+def test_diff_policies_over_the_example_stream() -> None:
+    lines = sum(1 for line in REQUESTS.read_text(encoding="utf-8").splitlines() if line.strip())
+    one = sandgate.diff_policies(POLICY, NEW_POLICY, REQUESTS, threads=1)
+    two = sandgate.diff_policies(sandgate.Policy.load(POLICY), sandgate.Policy.load(NEW_POLICY), REQUESTS, threads=2)
+    assert sum(one.counts.values()) == lines
+    assert one.counts == two.counts and one.records == two.records and one.to_json() == two.to_json()
+    assert not one.ok and one.counts["newly_rejected"] > 0 and one.replayed
+    assert all(r.cls != "unchanged" for r in one.records)
+    rejected = [r for r in one.records if r.cls == "newly_rejected"]
+    assert all(r.caused_by and r.errors for r in rejected)
+    assert "NEW would reject" in one.to_markdown()
+    data = json.loads(one.to_json())
+    assert data["counts"] == one.counts and len(data["records"]) == len(one.records)
+    assert "newly_rejected" in repr(one)
+
+
+def test_diff_policies_static_part_only() -> None:
+    d = sandgate.diff_policies(POLICY, NEW_POLICY)
+    assert not d.replayed and d.records == () and d.ok
+    cpu = [c for c in d.static_changes if c.field == "constraints.resources.max_cpu"]
+    assert len(cpu) == 1 and (cpu[0].old, cpu[0].new, cpu[0].kind) == ("8", "4", "changed")
+    assert cpu[0].old_source is not None and cpu[0].old_source.file.endswith("production-cks.yaml")
+
+
+def test_diff_policies_an_invalid_new_policy_is_not_ok() -> None:
+    d = sandgate.diff_policies(POLICY, b"constraints: {resources: {max_cpu: lots}}", [{}])
+    assert not d.ok and d.new_errors
+
+
+def test_diff_policies_refuses_runners_with_errors_and_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="runners have errors"):
+        sandgate.diff_policies(POLICY, NEW_POLICY, [{}], runners=b"runners: 5")
+    with pytest.raises(TypeError):
+        sandgate.diff_policies(POLICY, NEW_POLICY, 5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        sandgate.diff_policies(POLICY, NEW_POLICY, [], threads=0)
