@@ -19,9 +19,9 @@ struct CheckContext {
 
 inline std::string result_text(const Result& r) { return result_to_json(r, false); }
 
-// The resolved sandbox without the values the policy put there (provenance "policy.…"): what a
-// client would send again. Containers the removal empties are dropped too, so the policy's
-// defaults apply again instead of an explicit `{}`.
+// The resolved sandbox without the values the policy or the platform put there (provenance
+// "policy.…", "platform"): what a client would send again. Containers the removal empties are
+// dropped too, so the policy's defaults apply again instead of an explicit `{}`.
 inline bool strip_policy_values(Node& n, const std::string& path, const std::set<std::string>& drop) {
   if (drop.count(path)) return false;
   bool had_children = !n.items.empty() || !n.members.empty();
@@ -44,7 +44,9 @@ inline bool strip_policy_values(Node& n, const std::string& path, const std::set
 inline Node client_view(const Result& r) {
   std::set<std::string> drop;
   for (const auto& [pointer, from] : r.provenance()) {
-    if (from.rfind("policy.", 0) == 0) drop.insert(pointer);
+    // What the policy or the platform filled in is filled in again; the platform's values include
+    // some a client may no longer write (max_timeout_seconds, a removed keyword: SPEC §1.1).
+    if (from.rfind("policy.", 0) == 0 || from == "platform") drop.insert(pointer);
   }
   Node out = r.resolved();
   if (!strip_policy_values(out, "", drop)) out = Node::make_object();
@@ -169,8 +171,8 @@ inline void check_request(std::initializer_list<const CheckContext*> contexts, s
       }
     }
 
-    // A request that is ok, sent again as it resolved (minus what the policy supplies), is ok
-    // again and resolves to the same thing.
+    // A request that is ok, sent again as it resolved (minus what the policy and the platform
+    // supply), is ok again and resolves to the same thing.
     if (first.ok()) {
       Node resend = client_view(first);
       std::string resend_json = node_to_json(resend);

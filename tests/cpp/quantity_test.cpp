@@ -832,3 +832,19 @@ TEST(Quantity, parse_without_error_out_parameter) {
 }
 
 }  // namespace
+
+// An exact value past int64 whose k8s canonical form would need an exponent above 30 (which no
+// quantity may be written with) is written out in full, so the canonical form reads back.
+TEST(Quantity, canonical_of_a_huge_exact_value_parses_back) {
+  for (QuantityGrammar grammar : {QuantityGrammar::sdk, QuantityGrammar::kubernetes}) {
+    for (std::string text : {std::string("1") + std::string(53, '0'), std::string("7") + std::string(40, '0') + "k",
+                             std::string("123") + std::string(31, '0')}) {
+      std::optional<Quantity> q = Quantity::parse(text, grammar);
+      ASSERT_TRUE(q) << text;
+      std::string canonical = q->canonical();
+      std::optional<Quantity> back = Quantity::parse(canonical, grammar);
+      ASSERT_TRUE(back) << canonical;
+      EXPECT_EQ(*back, *q) << text << " -> " << canonical;
+    }
+  }
+}

@@ -550,6 +550,12 @@ std::string canonical_decimal(BigUnsigned mantissa, std::int64_t exponent, bool 
     mantissa.multiply(10);
     --exponent;
   }
+  // Past the exponents a quantity may be written with (kMaxExponent), k8s's "<m>e<exp>" could not
+  // be read back: such a value (only an exact one beyond int64 gets there) is written out in full.
+  if (exponent > kMaxExponent) {
+    scale_up(mantissa, exponent);
+    return mantissa.to_string();
+  }
   std::string out = mantissa.to_string();
   if (exponent == 0) return out;
   static constexpr std::array<std::string_view, 10> kSiSuffixes = {"n", "u", "m", "",  "k",
