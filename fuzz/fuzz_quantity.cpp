@@ -40,6 +40,10 @@ void round_trip(std::string_view text, QuantityGrammar grammar) {
 
   QuantityError err2;
   auto c = Quantity::parse(canonical, QuantityGrammar::kubernetes, &err2);
+  // Narrowed: a quantity is at most 64 characters (SPEC §2), and the canonical form of one near
+  // that length can be longer (exact values past int64 since issue 13: "….1777777777E" gains the
+  // digits a whole multiple of three needs and loses only the dot). Such a value is not read back.
+  if (!c && canonical.size() > 64 && err2.kind == sandgate::QuantityErrorKind::too_long) return;
   if (!c) fuzz::fail("canonical parses", where + " canonical \"" + canonical + "\": " + err2.message);
   // Narrowed: Kubernetes keeps nothing below a nano and its canonical form rounds a finer value
   // UP to the next nano (SPEC §2: "canonical" is Kubernetes' form; sandgate keeps the exact value

@@ -550,11 +550,12 @@ std::string canonical_decimal(BigUnsigned mantissa, std::int64_t exponent, bool 
     mantissa.multiply(10);
     --exponent;
   }
-  // Past the exponents a quantity may be written with (kMaxExponent), k8s's "<m>e<exp>" could not
-  // be read back: such a value (only an exact one beyond int64 gets there) is written out in full.
+  // Past the exponents a quantity may be written with (kMaxExponent, a multiple of three), k8s's
+  // "<m>e<exp>" could not be read back: such a value (only an exact one beyond int64 gets there)
+  // moves the excess into the mantissa and keeps "e30", the shortest form that reads back.
   if (exponent > kMaxExponent) {
-    scale_up(mantissa, exponent);
-    return mantissa.to_string();
+    scale_up(mantissa, exponent - kMaxExponent);
+    exponent = kMaxExponent;
   }
   std::string out = mantissa.to_string();
   if (exponent == 0) return out;
