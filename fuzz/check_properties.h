@@ -19,8 +19,8 @@ struct CheckContext {
 
 inline std::string result_text(const Result& r) { return result_to_json(r, false); }
 
-// The resolved sandbox without the values the policy or the platform put there (provenance
-// "policy.…", "platform"): what a client would send again. Containers the removal empties are
+// The resolved sandbox without the values the policy put there (provenance "policy.…") and the
+// platform's max_timeout_seconds: what a client would send again. Containers the removal empties are
 // dropped too, so the policy's defaults apply again instead of an explicit `{}`.
 inline bool strip_policy_values(Node& n, const std::string& path, const std::set<std::string>& drop) {
   if (drop.count(path)) return false;
@@ -44,9 +44,10 @@ inline bool strip_policy_values(Node& n, const std::string& path, const std::set
 inline Node client_view(const Result& r) {
   std::set<std::string> drop;
   for (const auto& [pointer, from] : r.provenance()) {
-    // What the policy or the platform filled in is filled in again; the platform's values include
-    // some a client may no longer write (max_timeout_seconds, a removed keyword: SPEC §1.1).
-    if (from.rfind("policy.", 0) == 0 || from == "platform") drop.insert(pointer);
+    // What the policy filled in is filled in again; so is the platform's max_timeout_seconds, a
+    // keyword a client may no longer write (SPEC §1.1). The platform's other defaults are resent:
+    // leaving out a container's default resources would change what the request says.
+    if (from.rfind("policy.", 0) == 0 || (from == "platform" && pointer == "/max_timeout_seconds")) drop.insert(pointer);
   }
   Node out = r.resolved();
   if (!strip_policy_values(out, "", drop)) out = Node::make_object();
@@ -171,9 +172,21 @@ inline void check_request(std::initializer_list<const CheckContext*> contexts, s
       }
     }
 
-    // A request that is ok, sent again as it resolved (minus what the policy and the platform
-    // supply), is ok again and resolves to the same thing.
-    if (first.ok()) {
+    // A request that is ok, sent again as it resolved (minus what the policy supplies), is ok
+    // again and resolves to the same thing.
+    // Narrowed: with several containers the SDK requires each to say something about resources
+    // (a `{cpu: null}` the policy then fills counts, nothing does not); a container whose every
+    // resource the policy supplied would be resent without resources, which is refused.
+    bool policy_filled_container_resources = false;
+    if (const Node* cs = first.resolved().find("containers"); cs && cs->is_array() && cs->items.size() > 1) {
+      for (const auto& [pointer, from] : first.provenance()) {
+        if (pointer.rfind("/containers/", 0) == 0 && pointer.find("/resources/") != std::string::npos &&
+            from.rfind("policy.", 0) == 0) {
+          policy_filled_container_resources = true;
+        }
+      }
+    }
+    if (first.ok() && !policy_filled_container_resources) {
       Node resend = client_view(first);
       std::string resend_json = node_to_json(resend);
       Document resent = load_document(resend_json, Format::json, "resolved.json", "sandbox");

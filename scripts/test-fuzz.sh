@@ -17,6 +17,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 seconds=${SANDGATE_FUZZ_SECONDS:-45}
+# A fixed seed: a CI run explores the same inputs as the run that was checked before it landed
+# (libFuzzer otherwise picks a new seed each run); SANDGATE_FUZZ_SEED=0 asks for a random one.
+seed=${SANDGATE_FUZZ_SEED:-1}
 targets=(${SANDGATE_FUZZ_TARGETS:-fuzz_quantity fuzz_policy_yaml fuzz_policy_json fuzz_sandbox fuzz_check})
 jobs=${SANDGATE_JOBS:-$(nproc)}
 bin=build/fuzz/fuzz
@@ -76,7 +79,7 @@ fuzz_one() {
   mkdir -p "$work/$t" "$findings/$t"
   echo "+ $bin/$t -max_total_time=$seconds … (log: $log)"
   set +e
-  "$bin/$t" -dict="fuzz/dict/$(dict_of "$t").dict" -max_len="$(max_len_of "$t")" -timeout=10 \
+  "$bin/$t" -seed="$seed" -dict="fuzz/dict/$(dict_of "$t").dict" -max_len="$(max_len_of "$t")" -timeout=10 \
     -rss_limit_mb=2048 -max_total_time="$seconds" -print_final_stats=1 \
     -artifact_prefix="$findings/$t/" "$work/$t" "$corpus/$t" > "$log" 2>&1
   rc=$?

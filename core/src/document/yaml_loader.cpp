@@ -639,7 +639,20 @@ Pass parse_yaml(std::string_view text, const LineIndex& lines, const Limits& lim
   } catch (const YAML::Exception& e) {
     if (!e.mark.is_null()) pass.syntax_error_at = lines.offset_of(e.mark.line, e.mark.column);
     Mark m = e.mark.is_null() ? Mark{} : lines.at_line_byte(e.mark.line, e.mark.column);
-    std::string msg = e.msg.empty() ? std::string("malformed YAML") : e.msg;
+    // yaml-cpp's messages are ASCII but may quote one raw byte of the input ("unknown escape
+    // character: \xc3", the first byte of a multi-byte character): escaped, so that diagnostics
+    // stay valid UTF-8 (the JSON and SARIF outputs must be).
+    std::string msg;
+    for (unsigned char ch : e.msg.empty() ? std::string("malformed YAML") : e.msg) {
+      if (ch < 0x80) {
+        msg += static_cast<char>(ch);
+      } else {
+        static constexpr char kHex[] = "0123456789abcdef";
+        msg += "\\x";
+        msg += kHex[ch >> 4];
+        msg += kHex[ch & 15];
+      }
+    }
     sink.add(Code::SYNTAX, "", m, "the YAML is malformed: " + msg,
              e.mark.is_null() ? "" : syntax_hint(text, lines, e));
   } catch (const std::exception& e) {
