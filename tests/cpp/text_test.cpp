@@ -64,4 +64,18 @@ TEST(Spelling, bounded_distance_agrees_with_the_full_one) {
     for (std::size_t i = rng() % 8; i > 0; --i) candidates.push_back(word(14));
     EXPECT_EQ(sandgate::closest_match(a, candidates), full_closest(a, candidates)) << a;
   }
+  // Longer words and caps past the band's width: the diagonal band must give the same values.
+  for (int round = 0; round < 2000; ++round) {
+    std::string a = word(60), b = word(60);
+    std::size_t cap = 1 + rng() % 70;
+    EXPECT_EQ(sandgate::edit_distance(a, b, cap), std::min(full_distance(a, b), cap)) << a << " / " << b << " cap " << cap;
+    // Near-misses: b is a with a few edits, so small distances inside the band are exercised.
+    std::string c = a;
+    for (std::size_t e = rng() % 6; e > 0 && !c.empty(); --e) c.erase(rng() % c.size(), 1);
+    for (std::size_t e = rng() % 4; e > 0; --e) c.insert(c.begin() + static_cast<long>(rng() % (c.size() + 1)), 'x');
+    EXPECT_EQ(sandgate::edit_distance(a, c, cap), std::min(full_distance(a, c), cap)) << a << " / " << c << " cap " << cap;
+    std::vector<std::string> candidates = {c};
+    for (std::size_t i = rng() % 8; i > 0; --i) candidates.push_back(word(60));
+    EXPECT_EQ(sandgate::closest_match(a, candidates), full_closest(a, candidates)) << a;
+  }
 }

@@ -87,7 +87,14 @@ int token_width(std::string_view line, std::size_t from) {
 
 std::string expand_tabs(std::string_view s) {
   std::string out;
-  for (char c : s) out += c == '\t' ? std::string(4, ' ') : std::string(1, c);
+  out.reserve(s.size());
+  for (char c : s) {
+    if (c == '\t') {
+      out.append(4, ' ');
+    } else {
+      out.push_back(c);
+    }
+  }
   return out;
 }
 

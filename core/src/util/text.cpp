@@ -36,33 +36,64 @@ std::string to_camel_case(std::string_view s) {
 
 std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t cap) {
   auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-  if (a.size() > 256 || b.size() > 256) return cap;
+  if (a.size() > 256 || b.size() > 256 || cap == 0) return cap;
   // The distance is at least the difference in length; past `cap` the exact value is not wanted.
   if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) >= cap) return cap;
+  // Cell (i, j) is at least |i - j|, so only the diagonal band |i - j| < cap can stay below the cap:
+  // the rest is `cap` (saturated), and a row costs O(cap) instead of O(|b|). Unknown keys in hostile
+  // input are long and many; the full table made spelling hints the most expensive part of a check.
   // Two rows on the stack (at most 257 entries each): no allocation per candidate.
   std::array<std::size_t, 257> prev_row, cur_row;
   std::size_t* prev = prev_row.data();
   std::size_t* cur = cur_row.data();
-  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  const std::size_t m = b.size();
+  for (std::size_t j = 0; j <= m; ++j) prev[j] = std::min(j, cap);
   for (std::size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    std::size_t row_min = cur[0];
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t sub = prev[j - 1] + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1);
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
-      row_min = std::min(row_min, cur[j]);
+    std::size_t lo = i >= cap ? i - cap + 1 : 1;
+    std::size_t hi = std::min(m, i + cap - 1);
+    // The left neighbour of the band: column 0 is i, any other is |i - j| = cap.
+    cur[lo - 1] = lo == 1 ? std::min(i, cap) : cap;
+    std::size_t row_min = cur[lo - 1];
+    for (std::size_t j = lo; j <= hi; ++j) {
+      std::size_t v = prev[j - 1] + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1);
+      if (prev[j] + 1 < v) v = prev[j] + 1;
+      if (cur[j - 1] + 1 < v) v = cur[j - 1] + 1;
+      if (cap < v) v = cap;
+      cur[j] = v;
+      if (v < row_min) row_min = v;
     }
+    // The next row reads one column past this band: outside it, the value is the cap.
+    if (hi + 1 <= m) cur[hi + 1] = cap;
     // Every later row is at least this row's minimum: once it reaches the cap, so does the result.
     if (row_min >= cap) return cap;
     std::swap(prev, cur);
   }
-  return std::min(prev[b.size()], cap);
+  return std::min(prev[m], cap);
 }
 
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {
+  // A typo, not a different word: up to a third of the longer word, at least 2.
+  auto allowed_for = [&](std::size_t other) { return std::max<std::size_t>(2, std::max(word.size(), other) / 3); };
+  // No candidate further than the most any of them may be is ever accepted, so the distances are
+  // needed only below that: the same answer as with unbounded distances, at a fraction of the cost.
+  std::size_t longest = 0;
+  for (const auto& c : candidates) longest = std::max(longest, c.size());
   const std::string* best = nullptr;
-  std::size_t best_d = 64;
+  std::size_t best_d = std::min<std::size_t>(64, allowed_for(longest) + 1);
+  // The bag distance — characters of one word the other lacks, as multisets — is a lower bound of
+  // the edit distance that costs one pass: most candidates are ruled out without the table.
+  // (Characters share 64 buckets, which can only lower the bound.)
+  auto bucket = [](char ch) { return static_cast<unsigned char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch) & 63u; };
+  std::array<int, 64> word_counts{};
+  for (char ch : word) ++word_counts[bucket(ch)];
   for (const auto& c : candidates) {
+    std::size_t length_gap = word.size() > c.size() ? word.size() - c.size() : c.size() - word.size();
+    if (length_gap >= best_d) continue;
+    std::array<int, 64> left = word_counts;
+    for (char ch : c) --left[bucket(ch)];
+    std::size_t only_in_word = 0, only_in_candidate = 0;
+    for (int n : left) (n > 0 ? only_in_word : only_in_candidate) += static_cast<std::size_t>(n > 0 ? n : -n);
+    if (std::max(only_in_word, only_in_candidate) >= best_d) continue;
     // Only a strictly smaller distance replaces the best so far, so it is computed up to best_d.
     std::size_t d = edit_distance(word, c, best_d);
     if (d < best_d) {
@@ -71,9 +102,7 @@ std::string closest_match(std::string_view word, const std::vector<std::string>&
     }
   }
   if (!best) return std::string();
-  // A typo, not a different word: up to a third of the longer word, at least 2.
-  std::size_t allowed = std::max<std::size_t>(2, std::max(word.size(), best->size()) / 3);
-  return best_d <= allowed ? *best : std::string();
+  return best_d <= allowed_for(best->size()) ? *best : std::string();
 }
 
 namespace {
