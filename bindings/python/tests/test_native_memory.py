@@ -30,6 +30,7 @@ examples = Path(sys.argv[3])
 policy_text = (examples / "policies" / "production-cks.yaml").read_text()
 runners_text = (examples / "runners.yaml").read_text()
 policy = sandgate.Policy(policy_text)
+policy_v2 = sandgate.Policy((examples / "policies" / "production-cks-v2.yaml").read_text())
 runners = sandgate.Runners(runners_text)
 import yaml
 policy_dict = yaml.safe_load(policy_text)
@@ -46,6 +47,9 @@ cases = {
     "normalize_resources(dict)": lambda: sandgate.normalize_resources({"cpu": "1", "memory": "1Gi"}),
     "parse_quantity(text)": lambda: sandgate.parse_quantity("1536Mi"),
     "exception_for(code)": lambda: sandgate.exception_for("INVALID_ARGUMENT", None, None),
+    "Runners(text)": lambda: sandgate.Runners(runners_text).diagnostics,
+    "check_many(4 dicts)": lambda: list(sandgate.check_many([sandbox] * 4, policy=policy, threads=1)),
+    "diff_policies(Policy, Policy)": lambda: sandgate.diff_policies(policy, policy_v2).counts,
     # The control: 390 bytes of native memory per call never freed (what Node's check() leaked).
     "control: malloc(390)": lambda: libc.malloc(390),
 }
@@ -88,12 +92,26 @@ CASES = {
     "normalize_resources(dict)": 1,
     "parse_quantity(text)": 1,
     "exception_for(code)": 1,
+    "Runners(text)": 2,
+    "check_many(4 dicts)": 4,
+    "diff_policies(Policy, Policy)": 8,
 }
 
 
+def case_names() -> list[str]:
+    """Every case the loop knows, in its order (the control last)."""
+    import ast
+    import re
+
+    block = LOOP[LOOP.index("cases = {"):LOOP.index("}\nimport ctypes")]
+    return [ast.literal_eval(m) for m in re.findall(r'^    ("[^"]+"):', block, re.M)]
+
+
 def growth(case: str, calls: int = CALLS) -> dict[str, float]:
+    # bench/python/native_memory.py runs a million calls per case through here: no fixed timeout.
     run = subprocess.run(
-        [sys.executable, "-c", LOOP, case, str(calls), str(EXAMPLES)], capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", LOOP, case, str(calls), str(EXAMPLES)], capture_output=True, text=True,
+        timeout=max(120, calls // 2000),
     )
     assert run.returncode == 0, run.stderr
     return json.loads(run.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
