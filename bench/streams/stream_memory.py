@@ -17,27 +17,7 @@ import sys
 import tempfile
 import time
 
-GNU_TIME = "/usr/bin/time"  # its own fork is small, so the peak it reports is sandgate's
-
-
-def timed(argv, rss_file):
-    """argv under GNU time (which writes the peak RSS in KB to rss_file), when it is installed."""
-    if os.access(GNU_TIME, os.X_OK):
-        return [GNU_TIME, "-f", "%M", "-o", rss_file] + argv
-    return argv
-
-
-def peak_mb(rss_file, usage):
-    """The peak RSS in MB: GNU time's, else wait4's (which also counts this process's copy
-    before exec, so it is at least this Python's size)."""
-    try:
-        with open(rss_file) as f:
-            return int(f.read().split()[-1]) / 1024.0
-    except (OSError, ValueError, IndexError):
-        return usage.ru_maxrss / 1024.0
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-EXAMPLES = os.path.join(ROOT, "examples")
+from measure import EXAMPLES, ROOT, peak_mb, timed  # noqa: E402 (this directory)
 
 RECORD = {"id": "nightly-eval", "sandbox": {
     "container_image": "python:3.11", "placement_mode": "cks", "runner_ids": ["prod-us-east-1"],
