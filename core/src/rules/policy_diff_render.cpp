@@ -114,6 +114,25 @@ const char* k_class_titles[k_diff_classes] = {"newly rejected", "newly accepted"
 
 std::size_t count_of(const PolicyDiff& d, DiffClass c) { return d.summary.counts[static_cast<std::size_t>(c)]; }
 
+// A class count shown as a warning: newly rejected and unreadable records.
+bool is_bad_class(const PolicyDiff& d, std::size_t i) { return (i == 0 || i == 5) && d.summary.counts[i] > 0; }
+
+// The error an example record shows for a group of newly rejected records (its code), and the value
+// change it shows for a group resolved differently (its pointer).
+const Diagnostic* example_error(const RecordDiff& r, std::string_view code) {
+  for (const auto& err : r.errors) {
+    if (err.name() == code) return &err;
+  }
+  return nullptr;
+}
+
+const ValueChange* example_change(const RecordDiff& r, std::string_view pointer) {
+  for (const auto& c : r.changes) {
+    if (c.pointer == pointer) return &c;
+  }
+  return nullptr;
+}
+
 std::string md_escape(std::string s) {
   std::string out;
   for (char c : s) {
@@ -340,10 +359,8 @@ std::string diff_to_text(const PolicyDiff& d, const DiffTextOptions& options) {
       std::string n = std::to_string(d.summary.counts[i]);
       if (n.size() < 8) n.insert(0, 8 - n.size(), ' ');
       std::string row = "  " + line + n;
-      bool bad = (i == 0 || i == 5) && d.summary.counts[i] > 0;
-      out << (bad ? paint(row, "31") : row) << "\n";
+      out << (is_bad_class(d, i) ? paint(row, "31") : row) << "\n";
     }
-    std::size_t k = d.summary.examples;
     if (!d.summary.newly_rejected_by_code.empty()) {
       out << "\n" << paint("Newly rejected, by code", "1") << ":\n";
       for (const auto& g : d.summary.newly_rejected_by_code) {
@@ -352,11 +369,9 @@ std::string diff_to_text(const PolicyDiff& d, const DiffTextOptions& options) {
         out << (causes.empty() ? ", caused by no static change (runners, org or a rule outside the policy)" : ", caused by " + causes)
             << "\n";
         for (const auto& e : g.examples) {
-          for (const auto& err : e.errors) {
-            if (err.name() != g.key) continue;
-            out << "    " << record_name(e) << ": " << err.input << ":" << (err.path.empty() ? "/" : err.path) << ": "
-                << err.message << "\n";
-            break;
+          if (const Diagnostic* err = example_error(e, g.key)) {
+            out << "    " << record_name(e) << ": " << err->input << ":" << (err->path.empty() ? "/" : err->path) << ": "
+                << err->message << "\n";
           }
         }
         if (g.count > g.examples.size()) out << "    … and " << g.count - g.examples.size() << " more\n";
@@ -367,10 +382,8 @@ std::string diff_to_text(const PolicyDiff& d, const DiffTextOptions& options) {
       for (const auto& g : d.summary.resolution_changed_by_pointer) {
         out << "  " << g.key << ": " << g.count << " record(s)\n";
         for (const auto& e : g.examples) {
-          for (const auto& c : e.changes) {
-            if (c.pointer != g.key) continue;
-            out << "    " << record_name(e) << ": " << short_value(c.old_value) << " → " << short_value(c.new_value) << "\n";
-            break;
+          if (const ValueChange* c = example_change(e, g.key)) {
+            out << "    " << record_name(e) << ": " << short_value(c->old_value) << " → " << short_value(c->new_value) << "\n";
           }
         }
         if (g.count > g.examples.size()) out << "    … and " << g.count - g.examples.size() << " more\n";
@@ -396,7 +409,6 @@ std::string diff_to_text(const PolicyDiff& d, const DiffTextOptions& options) {
       }
       return s;
     });
-    (void)k;
   }
   if (!d.error.empty()) out << "\n" << paint("error", "1;31") << ": " << d.error << "\n";
   out << "\n";
@@ -471,7 +483,7 @@ std::string diff_to_markdown(const PolicyDiff& d) {
     out << "#### Replay of " << d.summary.total() << " request(s) from " << md_code(d.requests) << "\n\n";
     out << "| class | requests |\n|---|---:|\n";
     for (std::size_t i = 0; i < k_diff_classes; ++i) {
-      bool bad = (i == 0 || i == 5) && d.summary.counts[i] > 0;
+      bool bad = is_bad_class(d, i);
       out << "| " << k_class_titles[i] << " | " << (bad ? "**" : "") << d.summary.counts[i] << (bad ? "**" : "") << " |\n";
     }
     out << "\n";
@@ -490,11 +502,9 @@ std::string diff_to_markdown(const PolicyDiff& d) {
       for (const auto& g : d.summary.newly_rejected_by_code) {
         out << "**" << md_code(g.key) << "**\n\n";
         for (const auto& e : g.examples) {
-          for (const auto& err : e.errors) {
-            if (err.name() != g.key) continue;
-            out << "- " << md_escape(record_name(e)) << ": " << md_code(err.path.empty() ? "/" : err.path) << " "
-                << md_escape(err.message) << "\n";
-            break;
+          if (const Diagnostic* err = example_error(e, g.key)) {
+            out << "- " << md_escape(record_name(e)) << ": " << md_code(err->path.empty() ? "/" : err->path) << " "
+                << md_escape(err->message) << "\n";
           }
         }
         if (g.count > g.examples.size()) out << "- … and " << g.count - g.examples.size() << " more\n";
@@ -506,12 +516,8 @@ std::string diff_to_markdown(const PolicyDiff& d) {
       out << "#### Resolved differently, by value\n\n| value | requests | example |\n|---|---:|---|\n";
       for (const auto& g : d.summary.resolution_changed_by_pointer) {
         std::string example;
-        if (!g.examples.empty()) {
-          for (const auto& c : g.examples.front().changes) {
-            if (c.pointer != g.key) continue;
-            example = md_code(short_value(c.old_value, 40)) + " → " + md_code(short_value(c.new_value, 40));
-            break;
-          }
+        if (const ValueChange* c = g.examples.empty() ? nullptr : example_change(g.examples.front(), g.key)) {
+          example = md_code(short_value(c->old_value, 40)) + " → " + md_code(short_value(c->new_value, 40));
         }
         out << "| " << md_code(g.key) << " | " << g.count << " | " << example << " |\n";
       }
