@@ -58,29 +58,64 @@ Napi::Value node_to_js(Napi::Env env, const Node& n) {
   return env.Null();
 }
 
-Napi::Object diagnostic_to_js(Napi::Env env, const sandgate::Diagnostic& d) {
-  const sandgate::CodeInfo& info = d.info();
-  Napi::Object o = Napi::Object::New(env);
-  o.Set("rule", str(env, info.rule));
-  o.Set("code", str(env, info.name));
-  o.Set("severity", str(env, sandgate::to_string(d.severity)));
-  o.Set("reason", str_or_null(env, info.reason));
-  o.Set("grpc_code", str_or_null(env, info.grpc_code));
-  o.Set("python_exception", str_or_null(env, info.python_exception));
-  o.Set("js_exception", str_or_null(env, info.js_exception));
-  o.Set("input", str_or_null(env, d.input));
-  o.Set("path", str(env, d.path));
-  if (d.source) {
-    Napi::Object s = Napi::Object::New(env);
-    s.Set("file", str(env, d.source->file));
-    s.Set("line", Napi::Number::New(env, d.source->line));
-    s.Set("column", Napi::Number::New(env, d.source->column));
-    o.Set("source", s);
-  } else {
-    o.Set("source", env.Null());
+namespace {
+
+Napi::Value source_to_js(Napi::Env env, const std::optional<sandgate::SourceLocation>& source) {
+  if (!source) return env.Null();
+  Napi::Object s = Napi::Object::New(env);
+  s.Set("file", str(env, source->file));
+  s.Set("line", Napi::Number::New(env, source->line));
+  s.Set("column", Napi::Number::New(env, source->column));
+  return s;
+}
+
+// One member per row of core/include/sandgate/result_shape.def, in its order (index.d.ts is
+// generated from the same rows): a row without its step here does not compile.
+struct RelatedValues {
+  Napi::Env env;
+  const sandgate::Related& r;
+  Napi::Value input() { return str(env, r.input); }
+  Napi::Value path() { return str(env, r.path); }
+  Napi::Value source() { return source_to_js(env, r.source); }
+  Napi::Value message() { return str(env, r.message); }
+};
+
+struct DiagnosticValues {
+  Napi::Env env;
+  const sandgate::Diagnostic& d;
+  const sandgate::CodeInfo& info;
+  Napi::Value rule() { return str(env, info.rule); }
+  Napi::Value code() { return str(env, info.name); }
+  Napi::Value severity() { return str(env, sandgate::to_string(d.severity)); }
+  Napi::Value reason() { return str_or_null(env, info.reason); }
+  Napi::Value grpc_code() { return str_or_null(env, info.grpc_code); }
+  Napi::Value python_exception() { return str_or_null(env, info.python_exception); }
+  Napi::Value js_exception() { return str_or_null(env, info.js_exception); }
+  Napi::Value input() { return str_or_null(env, d.input); }
+  Napi::Value path() { return str(env, d.path); }
+  Napi::Value source() { return source_to_js(env, d.source); }
+  Napi::Value message() { return str(env, d.message); }
+  Napi::Value hint() { return str_or_null(env, d.hint); }
+  Napi::Value related() {
+    Napi::Array a = Napi::Array::New(env, d.related.size());
+    for (std::size_t i = 0; i < d.related.size(); ++i) {
+      RelatedValues f{env, d.related[i]};
+      Napi::Object o = Napi::Object::New(env);
+#define SG_RELATED_FIELD(name, ts_type, py_type, doc) o.Set(#name, f.name());
+#include "sandgate/result_shape.def"
+      a.Set(static_cast<std::uint32_t>(i), o);
+    }
+    return a;
   }
-  o.Set("message", str(env, d.message));
-  o.Set("hint", str_or_null(env, d.hint));
+};
+
+}  // namespace
+
+Napi::Object diagnostic_to_js(Napi::Env env, const sandgate::Diagnostic& d) {
+  DiagnosticValues f{env, d, d.info()};
+  Napi::Object o = Napi::Object::New(env);
+#define SG_DIAGNOSTIC_FIELD(name, ts_type, py_type, doc) o.Set(#name, f.name());
+#include "sandgate/result_shape.def"
   return o;
 }
 

@@ -57,7 +57,7 @@ test('diagnostics carry the SPEC §3 fields', () => {
   assert.equal(r.ok, false);
   const d = r.diagnostics.find((x) => x.severity === 'error');
   assert.deepEqual(Object.keys(d), ['rule', 'code', 'severity', 'reason', 'grpc_code', 'python_exception',
-    'js_exception', 'input', 'path', 'source', 'message', 'hint']);
+    'js_exception', 'input', 'path', 'source', 'message', 'hint', 'related']);
   assert.equal(d.input, 'sandbox');
   assert.equal(d.path, '/resources/cpu');
   assert.deepEqual(d.source, { file: '', line: 1, column: 18 });

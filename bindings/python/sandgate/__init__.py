@@ -21,7 +21,7 @@ from ._api import (
     normalize_resources,
     validate_policy,
 )
-from ._diagnostics import Diagnostic, SourceLocation
+from ._diagnostics import Diagnostic, RelatedLocation, SourceLocation
 from ._many import PolicyDiff, RecordDiff, StaticChange, ValueChange, check_many, diff_policies
 from ._policy import Org, Policy, Runners
 from ._quantity import Quantity, parse_quantity
@@ -37,6 +37,7 @@ __all__ = [
     "PolicyDiff",
     "Quantity",
     "RecordDiff",
+    "RelatedLocation",
     "Result",
     "Runners",
     "SandgateError",

@@ -1,6 +1,9 @@
 // Node → plain Python data, and diagnostics → tuples, with the C API (these run on every result).
 #include "to_python.h"
 
+#include <optional>
+#include <vector>
+
 namespace py = pybind11;
 
 namespace sandgate::python {
@@ -47,14 +50,65 @@ py::object to_python(const Node& n) {
   return py::none();
 }
 
+namespace {
+
+py::tuple as_tuple(std::vector<py::object> values) {
+  py::tuple out(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) out[i] = std::move(values[i]);
+  return out;
+}
+
+py::object source_tuple(const std::optional<SourceLocation>& s) {
+  if (!s) return py::none();
+  return py::make_tuple(text(s->file), s->line, s->column);
+}
+
+// One value per row of core/include/sandgate/result_shape.def, in its order (the tuple's layout;
+// sandgate/_diagnostics.py is generated from the same rows): a row without its step does not compile.
+struct RelatedValues {
+  const Related& r;
+  py::object input() { return text(r.input); }
+  py::object path() { return text(r.path); }
+  py::object source() { return source_tuple(r.source); }
+  py::object message() { return text(r.message); }
+};
+
+struct DiagnosticValues {
+  const Diagnostic& d;
+  const CodeInfo& info;
+  py::object rule() { return text(info.rule); }
+  py::object code() { return text(info.name); }
+  py::object severity() { return text(to_string(d.severity)); }
+  py::object reason() { return text_or_none(info.reason); }
+  py::object grpc_code() { return text_or_none(info.grpc_code); }
+  py::object python_exception() { return text_or_none(info.python_exception); }
+  py::object js_exception() { return text_or_none(info.js_exception); }
+  py::object input() { return text_or_none(d.input); }
+  py::object path() { return text(d.path); }
+  py::object source() { return source_tuple(d.source); }
+  py::object message() { return text(d.message); }
+  py::object hint() { return text_or_none(d.hint); }
+  py::object related() {
+    py::tuple out(d.related.size());
+    for (std::size_t i = 0; i < d.related.size(); ++i) {
+      RelatedValues f{d.related[i]};
+      std::vector<py::object> values;
+#define SG_RELATED_FIELD(name, ts_type, py_type, doc) values.push_back(f.name());
+#include "sandgate/result_shape.def"
+      out[i] = as_tuple(std::move(values));
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
 py::tuple diagnostic_tuple(const Diagnostic& d) {
-  const CodeInfo& info = d.info();
-  py::object source = py::none();
-  if (d.source) source = py::make_tuple(text(d.source->file), d.source->line, d.source->column);
-  return py::make_tuple(text(info.rule), text(info.name), text(to_string(d.severity)), text_or_none(info.reason),
-                        text_or_none(info.grpc_code), text_or_none(info.python_exception),
-                        text_or_none(info.js_exception), text_or_none(d.input), text(d.path), source, text(d.message),
-                        text_or_none(d.hint));
+  DiagnosticValues f{d, d.info()};
+  std::vector<py::object> values;
+#define SG_DIAGNOSTIC_FIELD(name, ts_type, py_type, doc) values.push_back(f.name());
+#include "sandgate/result_shape.def"
+  return as_tuple(std::move(values));
 }
 
 py::list diagnostic_list(const Diagnostics& ds) {

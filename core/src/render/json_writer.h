@@ -116,154 +116,189 @@ void write_node(W& w, const Node& n) {
   }
 }
 
+// Each object's members come from core/include/sandgate/result_shape.def, one step per row in the
+// row's order: a row without its step here does not compile.
+template <typename W>
+struct SourceJson {
+  W& w;
+  const SourceLocation& s;
+  void file() { write_string(w, s.file); }
+  void line() { w.Int(s.line); }
+  void column() { w.Int(s.column); }
+};
+
 template <typename W>
 void write_source(W& w, const std::optional<SourceLocation>& source) {
   if (!source) {
     w.Null();
     return;
   }
+  SourceJson<W> f{w, *source};
   w.StartObject();
-  w.Key("file");
-  write_string(w, source->file);
-  w.Key("line");
-  w.Int(source->line);
-  w.Key("column");
-  w.Int(source->column);
+#define SG_SOURCE_FIELD(name, ts, py, doc) \
+  w.Key(#name);                            \
+  f.name();
+#include "sandgate/result_shape.def"
   w.EndObject();
 }
+
+template <typename W>
+struct RelatedJson {
+  W& w;
+  const Related& r;
+  void input() { write_string(w, r.input); }
+  void path() { write_string(w, r.path); }
+  void source() { write_source(w, r.source); }
+  void message() { write_string(w, r.message); }
+};
+
+template <typename W>
+struct DiagnosticJson {
+  W& w;
+  const Diagnostic& d;
+  const CodeInfo& info;
+  void rule() { write_string(w, info.rule); }
+  void code() { write_string(w, info.name); }
+  void severity() { write_string(w, to_string(d.severity)); }
+  void reason() { write_string_or_null(w, info.reason); }
+  void grpc_code() { write_string_or_null(w, info.grpc_code); }
+  void python_exception() { write_string_or_null(w, info.python_exception); }
+  void js_exception() { write_string_or_null(w, info.js_exception); }
+  void input() { write_string_or_null(w, d.input); }
+  void path() { write_string(w, d.path); }
+  void source() { write_source(w, d.source); }
+  void message() { write_string(w, d.message); }
+  void hint() { write_string_or_null(w, d.hint); }
+  void related() {
+    w.StartArray();
+    for (const auto& r : d.related) {
+      RelatedJson<W> f{w, r};
+      w.StartObject();
+#define SG_RELATED_FIELD(name, ts, py, doc) \
+  w.Key(#name);                             \
+  f.name();
+#include "sandgate/result_shape.def"
+      w.EndObject();
+    }
+    w.EndArray();
+  }
+};
 
 template <typename W>
 void write_diagnostic(W& w, const Diagnostic& d) {
-  const CodeInfo& info = d.info();
+  DiagnosticJson<W> f{w, d, d.info()};
   w.StartObject();
-  w.Key("rule");
-  write_string(w, info.rule);
-  w.Key("code");
-  write_string(w, info.name);
-  w.Key("severity");
-  write_string(w, to_string(d.severity));
-  w.Key("reason");
-  write_string_or_null(w, info.reason);
-  w.Key("grpc_code");
-  write_string_or_null(w, info.grpc_code);
-  w.Key("python_exception");
-  write_string_or_null(w, info.python_exception);
-  w.Key("js_exception");
-  write_string_or_null(w, info.js_exception);
-  w.Key("input");
-  write_string_or_null(w, d.input);
-  w.Key("path");
-  write_string(w, d.path);
-  w.Key("source");
-  write_source(w, d.source);
-  w.Key("message");
-  write_string(w, d.message);
-  w.Key("hint");
-  write_string_or_null(w, d.hint);
-  w.Key("related");
-  w.StartArray();
-  for (const auto& r : d.related) {
-    w.StartObject();
-    w.Key("input");
-    write_string(w, r.input);
-    w.Key("path");
-    write_string(w, r.path);
-    w.Key("source");
-    write_source(w, r.source);
-    w.Key("message");
-    write_string(w, r.message);
-    w.EndObject();
-  }
-  w.EndArray();
+#define SG_DIAGNOSTIC_FIELD(name, ts, py, doc) \
+  w.Key(#name);                                \
+  f.name();
+#include "sandgate/result_shape.def"
   w.EndObject();
 }
 
-// The members of the SPEC §7 object, without the surrounding braces (so callers can add theirs).
 template <typename W>
-void write_result_members(W& w, const Result& r) {
-  w.Key("ok");
-  w.Bool(r.ok());
-  if (r.checked()) {
-    w.Key("placement_mode");
-    write_string(w, r.placement_mode());
-    w.Key("qos_class");
-    write_string(w, r.qos_class());
-    w.Key("runner");
+struct ResultJson {
+  W& w;
+  const Result& r;
+  void ok() { w.Bool(r.ok()); }
+  void placement_mode() { write_string(w, r.placement_mode()); }
+  void qos_class() { write_string(w, r.qos_class()); }
+  void runner() {
     if (r.runner_id().empty()) {
       w.Null();
-    } else {
-      w.StartObject();
-      w.Key("id");
-      write_string(w, r.runner_id());
-      w.Key("other_candidates");
-      w.StartArray();
-      for (const auto& c : r.other_candidates()) write_string(w, c);
-      w.EndArray();
-      w.EndObject();
+      return;
     }
-    w.Key("resolved");
-    write_node(w, r.resolved());
-    w.Key("provenance");
+    w.StartObject();
+    w.Key("id");
+    write_string(w, r.runner_id());
+    w.Key("other_candidates");
+    w.StartArray();
+    for (const auto& c : r.other_candidates()) write_string(w, c);
+    w.EndArray();
+    w.EndObject();
+  }
+  void resolved() { write_node(w, r.resolved()); }
+  void provenance() {
     w.StartObject();
     for (const auto& [path, from] : r.provenance()) {
       write_string(w, path);
       write_string(w, from);
     }
     w.EndObject();
-    w.Key("gpu");
-    if (auto gpu = r.gpu()) {
-      w.StartObject();
-      w.Key("count");
-      w.Int64(gpu->count);
-      if (!gpu->type.empty()) {
-        w.Key("type");
-        write_string(w, gpu->type);
-      }
-      if (gpu->memory_gb > 0) {
-        w.Key("memory_gb");
-        w.Int64(gpu->memory_gb);
-      }
-      w.Key("eligible_types");
-      w.StartArray();
-      for (const auto& t : gpu->eligible_types) write_string(w, t);
-      w.EndArray();
-      w.EndObject();
-    } else {
-      w.Null();
-    }
-    w.Key("runtime_class");
-    if (auto rc = r.runtime_class()) {
-      w.StartObject();
-      w.Key("value");
-      write_string(w, rc->value);
-      w.Key("from");
-      write_string(w, rc->from);
-      w.EndObject();
-    } else {
-      w.Null();
-    }
-    w.Key("slurm");
-    if (auto slurm = r.slurm()) {
-      w.StartObject();
-      w.Key("scheduler");
-      write_string(w, slurm->scheduler);
-      w.Key("CPUsPerTask");
-      w.Int64(slurm->cpus_per_task);
-      w.Key("MinMemoryNode");
-      w.Int64(slurm->min_memory_node);
-      for (const auto& [k, v] : slurm->job_parameters) {
-        write_string(w, k);
-        write_string(w, v);
-      }
-      w.EndObject();
-    } else {
-      w.Null();
-    }
   }
-  w.Key("diagnostics");
-  w.StartArray();
-  for (const auto& d : r.diagnostics()) write_diagnostic(w, d);
-  w.EndArray();
+  void gpu() {
+    auto gpu = r.gpu();
+    if (!gpu) {
+      w.Null();
+      return;
+    }
+    w.StartObject();
+    w.Key("count");
+    w.Int64(gpu->count);
+    if (!gpu->type.empty()) {
+      w.Key("type");
+      write_string(w, gpu->type);
+    }
+    if (gpu->memory_gb > 0) {
+      w.Key("memory_gb");
+      w.Int64(gpu->memory_gb);
+    }
+    w.Key("eligible_types");
+    w.StartArray();
+    for (const auto& t : gpu->eligible_types) write_string(w, t);
+    w.EndArray();
+    w.EndObject();
+  }
+  void runtime_class() {
+    auto rc = r.runtime_class();
+    if (!rc) {
+      w.Null();
+      return;
+    }
+    w.StartObject();
+    w.Key("value");
+    write_string(w, rc->value);
+    w.Key("from");
+    write_string(w, rc->from);
+    w.EndObject();
+  }
+  void slurm() {
+    auto slurm = r.slurm();
+    if (!slurm) {
+      w.Null();
+      return;
+    }
+    w.StartObject();
+    w.Key("scheduler");
+    write_string(w, slurm->scheduler);
+    w.Key("CPUsPerTask");
+    w.Int64(slurm->cpus_per_task);
+    w.Key("MinMemoryNode");
+    w.Int64(slurm->min_memory_node);
+    for (const auto& [k, v] : slurm->job_parameters) {
+      write_string(w, k);
+      write_string(w, v);
+    }
+    w.EndObject();
+  }
+  void diagnostics() {
+    w.StartArray();
+    for (const auto& d : r.diagnostics()) write_diagnostic(w, d);
+    w.EndArray();
+  }
+};
+
+// The members of the SPEC §7 object, without the surrounding braces (so callers can add theirs).
+// A result that was not checked (a layer could not be read) has only `ok` and `diagnostics`.
+template <typename W>
+void write_result_members(W& w, const Result& r) {
+  ResultJson<W> f{w, r};
+  const bool checked = r.checked();
+#define SG_RESULT_FIELD(name, ts, py, doc)                                                     \
+  if (checked || std::string_view(#name) == "ok" || std::string_view(#name) == "diagnostics") { \
+    w.Key(#name);                                                                              \
+    f.name();                                                                                  \
+  }
+#include "sandgate/result_shape.def"
 }
 
 template <typename W>

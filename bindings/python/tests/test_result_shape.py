@@ -1,0 +1,58 @@
+"""The Python result follows the one table of result and diagnostic fields
+(core/include/sandgate/result_shape.def): the Diagnostic class has its rows as fields, in order,
+and ``Result.to_dict()`` is exactly the C++ JSON writer's object, ``related`` locations included."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import json
+from pathlib import Path
+
+import sandgate
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _table() -> dict[str, list[str]]:
+    spec = importlib.util.spec_from_file_location("gen_result_shape", ROOT / "scripts" / "gen_result_shape.py")
+    assert spec and spec.loader
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    return {kind: [row[0] for row in rows] for kind, rows in gen.read_table().items()}
+
+
+POLICY = 'constraints:\n  resources:\n    max_cpu: "2"\n'
+
+
+def test_diagnostic_fields_are_the_table_rows() -> None:
+    table = _table()
+    assert [f.name for f in dataclasses.fields(sandgate.Diagnostic)] == table["DIAGNOSTIC"]
+    assert list(sandgate.RelatedLocation._fields) == table["RELATED"]
+    assert list(sandgate.SourceLocation._fields) == table["SOURCE"]
+
+
+def test_result_to_dict_is_the_json_writers_object() -> None:
+    r = sandgate.check("resources: {cpu: '4', memory: 1Gi}\n", policy=POLICY)
+    as_dict = r.to_dict()
+    assert list(as_dict) == _table()["RESULT"]
+    assert as_dict == json.loads(r.to_json(False))
+
+
+def test_related_locations_reach_python() -> None:
+    r = sandgate.check("resources: {cpu: '4', memory: 1Gi}\n", policy=POLICY)
+    (d,) = [d for d in r.errors if d.code == "SG_RESOURCE_ABOVE_MAX"]
+    (rel,) = d.related
+    assert rel == sandgate.RelatedLocation(
+        "policy", "/constraints/resources/max_cpu", sandgate.SourceLocation("<policy>", 3, 14), "the limit is set here"
+    )
+    assert d.to_dict()["related"] == [
+        {"input": "policy", "path": "/constraints/resources/max_cpu",
+         "source": {"file": "<policy>", "line": 3, "column": 14}, "message": "the limit is set here"}
+    ]
+
+
+def test_an_unread_layer_gives_ok_and_diagnostics_only() -> None:
+    r = sandgate.check("resources: [\n")
+    assert list(r.to_dict()) == ["ok", "diagnostics"]
+    assert r.to_dict() == json.loads(r.to_json(False))
