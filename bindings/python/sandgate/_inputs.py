@@ -166,13 +166,18 @@ def _all_none(value: object) -> bool:
 
 
 def layer(value: object, input_name: str) -> _sandgate.InputDocument:
-    """One request layer: sandbox, defaults or overrides."""
+    """One request layer: sandbox, defaults or overrides.
+
+    A layer given as a dataclass is read as the dict of its set fields, and the class's name goes
+    along: ``SandboxDefaults(volumes=[{…}])`` keeps its dicts where ``SandboxDefaults.from_dict``
+    (what a plain dict of defaults stands for) converts them."""
+    given_as = type(value).__name__ if dataclasses.is_dataclass(value) and not isinstance(value, type) else ""
     value = _set_fields(value)
     return load(
         value,
         input_name,
         lambda text, file: _sandgate.document_from_text(text, input_name, file),
-        lambda v, file: _sandgate.document_from_value(v, input_name, file),
+        lambda v, file: _sandgate.document_from_value(v, input_name, file, given_as),
     )
 
 

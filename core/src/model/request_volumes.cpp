@@ -105,11 +105,14 @@ struct Reader {
     name_at.push_back(v["name"] ? origin_of(v["name"]) : origin_of(v));
     // A dict with volume_id is a RegisteredVolumeOptions, except that Sandbox(volumes=…) sends a
     // dict without a (truthy) mount_path as it is, an unmounted volume (cwsandbox
-    // _spec.volumes_to_proto); SandboxDefaults.from_dict always builds the class.
+    // _spec.volumes_to_proto). SandboxDefaults.from_dict always builds the class; the
+    // SandboxDefaults dataclass keeps the dict; a RegisteredVolumeOptions the user built is checked.
     Cursor mp_at = v["mount_path"];
-    bool registered = static_cast<bool>(v["volume_id"]);
+    bool given_registered = v.node->given_as == GivenAs::registered_volume_options;
+    bool registered = given_registered || static_cast<bool>(v["volume_id"]);
     bool mounted = mp_at && mp_at.node->is_string() && !mp_at.node->text.empty();
-    bool bypass = registered && !mounted && v.layer != Layer::defaults;
+    bool from_dict = v.layer == Layer::defaults && !c.defaults_dataclass;
+    bool bypass = registered && !mounted && !given_registered && !from_dict;
     if (registered && !bypass) {
       if (!mp_at) {
         c.report(Code::REQUIRED_ARGUMENT, v, "RegisteredVolumeOptions.__init__() missing 1 required keyword-only argument: 'mount_path'",
