@@ -58,8 +58,9 @@ def build(value: Any) -> Any:
 
 # The option classes whose instances sandgate tells from a dict of their fields (Node::given_as;
 # the text form is a YAML tag, `!RegisteredVolumeOptions {…}`): cwsandbox sends a {name, volume_id}
-# dict as it is, where RegisteredVolumeOptions(...) checks its mount_path.
-NAMED_CLASSES = ("RegisteredVolumeOptions",)
+# dict as it is, where RegisteredVolumeOptions(...) checks its mount_path, and SandboxDefaults(...)
+# keeps dicts that from_dict converts, so a ScratchVolumeOptions in it was built by the user.
+NAMED_CLASSES = ("RegisteredVolumeOptions", "ScratchVolumeOptions")
 
 
 def _unchecked(name: str, fields: dict[str, Any]) -> Any:

@@ -297,6 +297,7 @@ void merge_layers(RequestCompiler& c) {
   // The prepared layers are ours: their members move into the merged request.
   auto set = [&](Member& mem, const Origin& o) {
     MergedField* f = find(mem.key);
+    if (f && mem.key == "volumes") c.replaced_volumes.push_back(std::move(*f));
     if (!f) f = &fields.emplace_back();
     f->member = std::move(mem);
     f->origin = o;
