@@ -10,6 +10,7 @@ channel, is never called; the suite's guard fails any attempt to connect.
 
 from __future__ import annotations
 
+import dataclasses
 import types
 import warnings
 from dataclasses import dataclass
@@ -25,7 +26,9 @@ class DC:
     """An SDK option dataclass to build at run time: ``DC("EgressRule", dns_name="pypi.org")``.
 
     Its constructor is part of the SDK's client-side path: if it raises, that is the SDK's
-    verdict, and sandgate is given the same fields as a plain dict (what the user wrote).
+    verdict, and sandgate is given what the user wrote (``plain``): the same fields as a plain
+    dict, or, for the classes sandgate reads differently from their dict (``NAMED_CLASSES``), an
+    instance of the class holding those fields, built without the constructor's checks.
     """
 
     __slots__ = ("name", "fields")
@@ -53,10 +56,44 @@ def build(value: Any) -> Any:
     return value
 
 
+# The option classes whose instances sandgate tells from a dict of their fields (Node::given_as;
+# the text form is a YAML tag, `!RegisteredVolumeOptions {…}`): cwsandbox sends a {name, volume_id}
+# dict as it is, where RegisteredVolumeOptions(...) checks its mount_path, and SandboxDefaults(...)
+# keeps dicts that from_dict converts, so a ScratchVolumeOptions in it was built by the user.
+NAMED_CLASSES = ("RegisteredVolumeOptions", "ScratchVolumeOptions")
+
+
+def _unchecked(name: str, fields: dict[str, Any]) -> Any:
+    """An instance of the SDK class holding `fields` as given (no __post_init__), or None when the
+    class has no field for one of them. A required field left out is None (not set)."""
+    cls = getattr(cwsandbox, name)
+    known = {f.name: f for f in dataclasses.fields(cls)}
+    if set(fields) - set(known):
+        return None
+    obj = object.__new__(cls)
+    for f in known.values():
+        if f.name in fields:
+            value = fields[f.name]
+        elif f.default is not dataclasses.MISSING:
+            value = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            value = f.default_factory()
+        else:
+            value = None
+        object.__setattr__(obj, f.name, value)
+    return obj
+
+
 def plain(value: Any) -> Any:
-    """Every DC inside `value` as the dict of its fields."""
+    """What the user wrote, for sandgate: every DC as the dict of its fields, or as an unchecked
+    instance of a class in NAMED_CLASSES."""
     if isinstance(value, DC):
-        return {k: plain(v) for k, v in value.fields.items()}
+        fields = {k: plain(v) for k, v in value.fields.items()}
+        if value.name in NAMED_CLASSES:
+            instance = _unchecked(value.name, fields)
+            if instance is not None:
+                return instance
+        return fields
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
     if isinstance(value, list):

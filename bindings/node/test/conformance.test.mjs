@@ -160,6 +160,8 @@ function asValues(c) {
     const docs = YAML.parseAllDocuments(c.spec[key], { version: '1.1', intAsBigInt: true, customTags: withoutTimestamps });
     if (!Array.isArray(docs) || docs.length !== 1) return `its ${key} text holds ${Array.isArray(docs) ? docs.length : 0} documents`;
     if (docs[0].errors.length) return `its ${key} text does not decode (${docs[0].errors[0].code})`;
+    // `!RegisteredVolumeOptions {…}`: the Python SDK class a value stands for, which a JS value cannot carry.
+    if (docs[0].warnings.some((w) => w.code === 'TAG_RESOLVE_FAILED')) return `its ${key} text tags a value with an SDK option class`;
     const value = safeIntegers(docs[0].toJS({ maxAliasCount: -1 }));
     if (typeof value === 'string' && key !== 'policy') return `its ${key} text decodes to a string, which check() reads as text`;
     out[key] = value;

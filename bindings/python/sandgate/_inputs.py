@@ -171,18 +171,23 @@ _PLAIN_TYPES = frozenset({dict, list, tuple, str, int, float, bool, type(None), 
 
 
 def layer(value: object, input_name: str) -> _sandgate.InputDocument:
-    """One request layer: sandbox, defaults or overrides."""
+    """One request layer: sandbox, defaults or overrides.
+
+    A layer given as a dataclass is read as the dict of its set fields, and the class's name goes
+    along: ``SandboxDefaults(volumes=[{…}])`` keeps its dicts where ``SandboxDefaults.from_dict``
+    (what a plain dict of defaults stands for) converts them."""
     if type(value) is dict and _PLAIN_TYPES.issuperset(map(type, value.values())):
         # The common case (a plain dict of plain values) goes straight to the converter: the
         # rules below would leave it as it is, and on a pre-submit hook's path they cost more
         # than converting it (a quarter of a check).
         return _sandgate.document_from_value(value, input_name, "")
+    given_as = type(value).__name__ if dataclasses.is_dataclass(value) and not isinstance(value, type) else ""
     value = _set_fields(value)
     return load(
         value,
         input_name,
         lambda text, file: _sandgate.document_from_text(text, input_name, file),
-        lambda v, file: _sandgate.document_from_value(v, input_name, file),
+        lambda v, file: _sandgate.document_from_value(v, input_name, file, given_as),
     )
 
 

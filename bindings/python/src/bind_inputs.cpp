@@ -23,8 +23,12 @@ InputDocument document_from_text(const std::string& text, const std::string& inp
   return out;
 }
 
-InputDocument document_from_value(py::handle value, const std::string& input, const std::string& file) {
+// `given_as`: the SDK class of a layer that sandgate._inputs turned into the dict of its set fields
+// (SandboxDefaults), so that the core still knows which of the two the user passed.
+InputDocument document_from_value(py::handle value, const std::string& input, const std::string& file,
+                                  const std::string& given_as) {
   Converted c = to_node(value, input);
+  if (c.root.is_object() && !given_as.empty()) c.root.given_as = given_as_from_name(given_as);
   InputDocument out;
   out.doc = document_from_node(std::move(c.root), input, file);
   out.doc.loaded = c.ok();  // a value that could not be read is not checked, as unreadable text is not
@@ -144,7 +148,8 @@ void bind_inputs(py::module_& m) {
       .def_property_readonly("file", [](const InputDocument& d) { return d.doc.file; })
       .def_property_readonly("diagnostics", [](const InputDocument& d) { return diagnostic_list(d.doc.diagnostics); });
   m.def("document_from_text", &document_from_text, py::arg("text"), py::arg("input"), py::arg("file") = "");
-  m.def("document_from_value", &document_from_value, py::arg("value"), py::arg("input"), py::arg("file") = "");
+  m.def("document_from_value", &document_from_value, py::arg("value"), py::arg("input"), py::arg("file") = "",
+        py::arg("given_as") = "");
 
   // A loaded policy is immutable (shared_ptr<const Policy>): any number of threads may check with it.
   bind_loaded<Policy>(m, "LoadedPolicy")

@@ -373,7 +373,8 @@ class Converter {
     return out;
   }
 
-  // A dataclass becomes an object of its set fields; None means "not set" in the SDK's classes.
+  // A dataclass becomes an object of its set fields; None means "not set" in the SDK's classes. An
+  // SDK option class whose name the core knows is remembered (Node::given_as).
   Node dataclass(PyObject* o) {
     py::object names;
     try {
@@ -384,6 +385,7 @@ class Converter {
     }
     if (!open(o)) return Node::make_null();
     Node obj = Node::make_object();
+    obj.given_as = given_as_from_name(type_name(o));  // RegisteredVolumeOptions, …: what the user built
     for (py::handle name : names) {
       if (stop_) break;
       std::string key = name.cast<std::string>();

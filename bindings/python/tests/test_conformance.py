@@ -14,11 +14,15 @@ strings), so the converter from Python values is tested by the same cases. Throu
 and `column` are not compared (values have no source), and a case is left to the text run alone
 when its text does not decode or it expects a diagnostic that only text can cause (rules L-*:
 syntax, duplicate keys, tags, aliases, UTF-8, YAML 1.1 words…; the depth, size and integer checks
-of L-* do run through values).
+of L-* do run through values). A mapping tagged with an SDK option class (`!RegisteredVolumeOptions
+{…}`, `!SandboxDefaults`) decodes to an instance of cwsandbox's class holding exactly what the case
+wrote, built without the class's own checks (the case is what the user wrote; the engine says what
+the constructor does with it).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,6 +97,37 @@ _ValueLoader.yaml_implicit_resolvers = {
     k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:timestamp"]
     for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
+
+
+# The local tags the core's loader reads as SDK option classes (Node::given_as).
+SDK_CLASS_TAGS = ("SandboxDefaults", "RegisteredVolumeOptions", "ScratchVolumeOptions")
+
+
+def _sdk_instance(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> object:
+    if suffix not in SDK_CLASS_TAGS or not isinstance(node, yaml.MappingNode):
+        raise yaml.constructor.ConstructorError(None, None, f"no SDK option class !{suffix}", node.start_mark)
+    import cwsandbox
+
+    cls = getattr(cwsandbox, suffix)
+    given = loader.construct_mapping(node, deep=True)
+    names = {f.name for f in dataclasses.fields(cls)}
+    if set(given) - names:  # a key the class has no field for: an instance cannot hold it
+        raise yaml.constructor.ConstructorError(None, None, f"!{suffix} has no field {sorted(set(given) - names)}", node.start_mark)
+    obj = object.__new__(cls)
+    for f in dataclasses.fields(cls):
+        if f.name in given:
+            value = given[f.name]
+        elif f.default is not dataclasses.MISSING:
+            value = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            value = f.default_factory()
+        else:
+            value = None  # a required field the case leaves out: "not set" to the converter
+        object.__setattr__(obj, f.name, value)
+    return obj
+
+
+_ValueLoader.add_multi_constructor("!", _sdk_instance)
 
 
 def as_values(case: Case) -> dict[str, Any] | str:

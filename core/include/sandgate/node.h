@@ -28,12 +28,23 @@ enum class ScalarStyle : std::uint8_t {
 
 struct Member;
 
+// The SDK option class an object was given as, when the input says so: a binding's dataclass
+// instance (by its class name), or a YAML local tag on a mapping (`!RegisteredVolumeOptions {…}`).
+// A plain map is `none`. The request reads a few of them differently from the dict of their
+// fields: cwsandbox sends a RegisteredVolumeOptions through its constructor's checks where a
+// {name, volume_id} dict goes as it is, and SandboxDefaults(...) keeps what from_dict would convert.
+enum class GivenAs : std::uint8_t { none, sandbox_defaults, registered_volume_options, scratch_volume_options };
+// The class for its name ("RegisteredVolumeOptions"); `none` for any other name.
+GivenAs given_as_from_name(std::string_view name);
+std::string_view given_as_name(GivenAs c);  // "" for none
+
 struct Node {
   NodeKind kind = NodeKind::null;
   ScalarStyle style = ScalarStyle::native;
   bool yaml11_word = false;   // a boolean written as yes/no/on/off (any case form)
   bool int_overflow = false;  // an integer literal outside int64: `integer` is clamped, `text` is exact
   std::uint8_t origin = 0;    // which input layer a merged value came from (engine bookkeeping)
+  GivenAs given_as = GivenAs::none;  // objects: the SDK class the value was given as
   bool boolean = false;
   std::int64_t integer = 0;
   double number = 0;
@@ -71,7 +82,7 @@ struct Node {
   static Node make_object();
   // Appends a member and returns its value.
   Node& add(std::string key, Node value);
-  bool operator==(const Node& other) const;  // structural equality, ignoring marks and styles
+  bool operator==(const Node& other) const;  // structural equality, ignoring marks, styles and given_as
 };
 
 struct Member {

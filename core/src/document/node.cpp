@@ -1,6 +1,7 @@
 // Node tree helpers: lookup, display, JSON Pointer.
 #include <charconv>
 #include <cstdio>
+#include <utility>
 
 #include "sandgate/node.h"
 
@@ -161,6 +162,28 @@ bool Node::operator==(const Node& other) const {
     }
   }
   return false;
+}
+
+namespace {
+constexpr std::pair<GivenAs, std::string_view> k_given_as_names[] = {
+    {GivenAs::sandbox_defaults, "SandboxDefaults"},
+    {GivenAs::registered_volume_options, "RegisteredVolumeOptions"},
+    {GivenAs::scratch_volume_options, "ScratchVolumeOptions"},
+};
+}  // namespace
+
+GivenAs given_as_from_name(std::string_view name) {
+  for (const auto& [c, n] : k_given_as_names) {
+    if (n == name) return c;
+  }
+  return GivenAs::none;
+}
+
+std::string_view given_as_name(GivenAs c) {
+  for (const auto& [k, n] : k_given_as_names) {
+    if (k == c) return n;
+  }
+  return {};
 }
 
 std::string pointer_join(std::string_view base, std::string_view token) {

@@ -201,8 +201,11 @@ class TreeBuilder : public YAML::EventHandler {
   void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                   YAML::EmitterStyle::value) override {
     Mark m = to_mark(mark);
-    check_collection_tag(tag, "map", m);
-    open(Node::make_object(), m, anchor);
+    Node map = Node::make_object();
+    // A local tag naming an SDK option class says what the map stands for (`!SandboxDefaults`).
+    if (tag.size() > 1 && tag[0] == '!' && tag[1] != '!') map.given_as = given_as_from_name(std::string_view(tag).substr(1));
+    if (map.given_as == GivenAs::none) check_collection_tag(tag, "map", m);
+    open(std::move(map), m, anchor);
   }
   void OnMapEnd() override { close(); }
 
@@ -298,7 +301,8 @@ class TreeBuilder : public YAML::EventHandler {
     std::string shown = tag.rfind(k_core_tag_prefix, 0) == 0 ? "!!" + tag.substr(k_core_tag_prefix.size()) : tag;
     notes_.add(Code::YAML_TAG, where, m,
                "the YAML tag " + shown_text(shown) + " is not part of the core schema",
-               "remove the tag; only !!str, !!int, !!float, !!bool, !!null, !!map and !!seq are accepted");
+               "remove the tag; only !!str, !!int, !!float, !!bool, !!null, !!map and !!seq are accepted "
+               "(and, on a mapping, the SDK classes !SandboxDefaults, !RegisteredVolumeOptions and !ScratchVolumeOptions)");
   }
 
   void resolve_core_tag(const std::string& tag, const std::string& value, Node& n) {

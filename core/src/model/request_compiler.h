@@ -25,6 +25,12 @@ struct RequestCompiler {
   std::array<Node, 3> prepared;  // each layer after the spelling layer and the schema
   // SandboxDefaults.containers under a function layer: checked as from_dict does, never merged.
   std::optional<Cursor> dropped_containers;
+  // The defaults came as the SandboxDefaults dataclass (its root given_as), not as the dict that
+  // SandboxDefaults.from_dict reads: the dataclass keeps its volumes as they are.
+  bool defaults_dataclass = false;
+  // `volumes` of a layer that a later layer's `volumes` replaced (N-LAYER): never sent, but the
+  // Python SDK built their option classes before the merge (R-VOL, read_volumes).
+  std::vector<MergedField> replaced_volumes;
 
   // A cursor on a top-level field of the merged request (empty when the request does not set it).
   Cursor field(std::string_view key) const;

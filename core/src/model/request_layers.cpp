@@ -251,6 +251,7 @@ bool prepare_layers(RequestCompiler& c) {
       continue;
     }
     if (layer == Layer::sandbox) c.m.root = Origin{"", {}, {}, Layer::sandbox};
+    if (layer == Layer::defaults) c.defaults_dataclass = root.given_as == GivenAs::sandbox_defaults;
     if (layer == Layer::defaults) drop_defaults_aliases(c, root, sink);
     const auto& cs = schema::get("sandbox");
     // A value the loader or a binding already reported (and replaced) is not reported again.
@@ -296,6 +297,7 @@ void merge_layers(RequestCompiler& c) {
   // The prepared layers are ours: their members move into the merged request.
   auto set = [&](Member& mem, const Origin& o) {
     MergedField* f = find(mem.key);
+    if (f && mem.key == "volumes") c.replaced_volumes.push_back(std::move(*f));
     if (!f) f = &fields.emplace_back();
     f->member = std::move(mem);
     f->origin = o;

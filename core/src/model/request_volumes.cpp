@@ -98,18 +98,23 @@ struct Reader {
     }
   }
 
-  void read(const Cursor& v, std::string_view default_name) {
+  // `built_only`: a volume of a list that a later layer replaced, which the Python SDK built (and
+  // so checked) before the merge and then never sent: only its option class's checks run.
+  void read(const Cursor& v, std::string_view default_name, bool built_only = false) {
     Volume vol;
     vol.at = origin_of(v);
     vol.name = v["name"].str(std::string(default_name));
-    name_at.push_back(v["name"] ? origin_of(v["name"]) : origin_of(v));
+    if (!built_only) name_at.push_back(v["name"] ? origin_of(v["name"]) : origin_of(v));
     // A dict with volume_id is a RegisteredVolumeOptions, except that Sandbox(volumes=…) sends a
     // dict without a (truthy) mount_path as it is, an unmounted volume (cwsandbox
-    // _spec.volumes_to_proto); SandboxDefaults.from_dict always builds the class.
+    // _spec.volumes_to_proto). SandboxDefaults.from_dict always builds the class; the
+    // SandboxDefaults dataclass keeps the dict; a RegisteredVolumeOptions the user built is checked.
     Cursor mp_at = v["mount_path"];
-    bool registered = static_cast<bool>(v["volume_id"]);
+    bool given_registered = v.node->given_as == GivenAs::registered_volume_options;
+    bool registered = given_registered || static_cast<bool>(v["volume_id"]);
     bool mounted = mp_at && mp_at.node->is_string() && !mp_at.node->text.empty();
-    bool bypass = registered && !mounted && v.layer != Layer::defaults;
+    bool from_dict = v.layer == Layer::defaults && !c.defaults_dataclass;
+    bool bypass = registered && !mounted && !given_registered && !from_dict && !built_only;
     if (registered && !bypass) {
       if (!mp_at) {
         c.report(Code::REQUIRED_ARGUMENT, v, "RegisteredVolumeOptions.__init__() missing 1 required keyword-only argument: 'mount_path'",
@@ -151,9 +156,10 @@ struct Reader {
     if (Cursor mp = v["mount_path"]; mp && mp.node->is_string()) {
       path = mp.node->text;
       path_at = origin_of(mp);
-      check_mount_path(mp);
+      if (!built_only || !sdk_mount_path_problem(path).empty()) check_mount_path(mp);
     }
     check_sub_path(v["sub_path"], true);
+    if (built_only) return;
     if (!v["restore_from_snapshot_id"].str().empty() || !v["file_system_snapshot_id"].str().empty()) c.m.snapshot_storage = true;
     // R-VOL-2: sizes as written (a percentage is resolved against the memory request in check).
     Cursor size = v["size"];
@@ -215,6 +221,19 @@ void read_volumes(RequestCompiler& c) {
     if (vols.at(i).node->is_object()) r.read(vols.at(i), "");
   }
   if (fss && fss.node->is_object()) r.read(fss, "workspace");
+  // A replaced list is never sent; but SandboxDefaults.from_dict built every volume of its list,
+  // and a volume given as ScratchVolumeOptions or RegisteredVolumeOptions was built by the user,
+  // both before the merge: the constructors' errors stand (cwsandbox's, so the Python client's).
+  if (m.client == Client::python) {
+    for (const MergedField& f : c.replaced_volumes) {
+      Cursor list{&f.member.value, &f.member, f.origin.path, f.origin.layer};
+      bool from_dict = f.origin.layer == Layer::defaults && !c.defaults_dataclass;
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        Cursor v = list.at(i);
+        if (v.node->is_object() && (from_dict || v.node->given_as != GivenAs::none)) r.read(v, "", true);
+      }
+    }
+  }
 
   // R-VOL-1 for the per-container volume_mounts (multi-container form): the same path rules, and
   // unique mount paths within one container.
