@@ -548,7 +548,20 @@ Converted js_to_node(napi_env env, napi_value value, const std::string& input, c
   return Reader(env, input, base, limits).run(value);
 }
 
-bool js_text(napi_env env, napi_value value, std::string& out) {
+namespace {
+constexpr napi_type_tag k_file_text_tag = {0x5a1d6a7e0c0de003ULL, 0x7f4a7c159e3779b9ULL};
+}  // namespace
+
+napi_value make_file_text(napi_env env, napi_value bytes, napi_value file) {
+  napi_value o = nullptr;
+  if (napi_create_object(env, &o) != napi_ok || napi_set_named_property(env, o, "bytes", bytes) != napi_ok ||
+      napi_set_named_property(env, o, "file", file) != napi_ok || napi_type_tag_object(env, o, &k_file_text_tag) != napi_ok) {
+    return nullptr;
+  }
+  return o;
+}
+
+bool js_text(napi_env env, napi_value value, std::string& out, std::string* file) {
   try {
     napi_valuetype t = napi_undefined;
     ok(env, napi_typeof(env, value, &t));
@@ -558,8 +571,18 @@ bool js_text(napi_env env, napi_value value, std::string& out) {
     }
     if (t != napi_object) return false;
     std::string_view bytes;
-    if (!binary_bytes(env, value, bytes)) return false;
+    if (binary_bytes(env, value, bytes)) {
+      out.assign(bytes);
+      return true;
+    }
+    bool tagged = false;
+    if (napi_check_object_type_tag(env, value, &k_file_text_tag, &tagged) != napi_ok || !tagged) return false;
+    napi_value b = nullptr, f = nullptr;
+    ok(env, napi_get_named_property(env, value, "bytes", &b));
+    ok(env, napi_get_named_property(env, value, "file", &f));
+    if (!binary_bytes(env, b, bytes)) return false;
     out.assign(bytes);
+    if (file) *file = utf8(env, f);
     return true;
   } catch (const JsFailure&) {
     return false;

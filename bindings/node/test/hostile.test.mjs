@@ -19,7 +19,8 @@ test('wrong types for a whole layer', () => {
     assert.equal(r.ok, false, String(v));
     assert.ok(find(r, 'SG_NOT_AN_OBJECT', ''), `${String(v)}: ${JSON.stringify(r.diagnostics)}`);
   }
-  expectDiag(check(() => 1), 'SG_VALUE_UNSUPPORTED', '');
+  // A function as the whole input is a programming error, not a value (docs/node.md, "Input kinds").
+  assert.throws(() => check(() => 1), { name: 'TypeError', message: /sandbox: got a function; pass its result or a document/ });
   expectDiag(check(Symbol('s')), 'SG_VALUE_UNSUPPORTED', '');
   // null and undefined are an empty layer, as `null` in a file is.
   assert.equal(check(null).ok, true);
