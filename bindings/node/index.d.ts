@@ -13,8 +13,19 @@ export * from './codes';
 /** Any JSON value; integers beyond 2^53 come back as bigint, exactly. */
 export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
 
-/** YAML or JSON text, as a string or as bytes (a Buffer). */
-export type Text = string | Uint8Array;
+/**
+ * A document as a whole input (docs/node.md, "Input kinds"): a string is a file path when it has
+ * no line break and ends in .yaml/.yml/.json (any case) or names an existing file, else YAML or
+ * JSON text; a `file:` URL is a path; bytes (a Buffer) are text.
+ */
+export type Text = string | Uint8Array | FileUrl;
+
+/** A WHATWG `URL` (Node's global); only a `file:` URL is accepted, as a path. */
+export interface FileUrl {
+  readonly href: string;
+  readonly protocol: string;
+  readonly pathname: string;
+}
 
 export type Client = 'python' | 'typescript';
 export type PlacementMode = 'serverless' | 'cks';
@@ -252,9 +263,9 @@ export declare const version: string;
 export declare class Policy {
   private constructor();
   /** Reads a policy file (YAML or JSON). I/O errors throw; bad content is diagnostics. */
-  static load(path: string): Policy;
+  static load(path: string | FileUrl): Policy;
   static fromObject(value: unknown): Policy;
-  static fromText(text: Text, options?: { file?: string; format?: 'auto' | 'yaml' | 'json' }): Policy;
+  static fromText(text: string | Uint8Array, options?: { file?: string; format?: 'auto' | 'yaml' | 'json' }): Policy;
   readonly ok: boolean;
   /** The text could not be read at all; checks against it return its errors. */
   readonly broken: boolean;
@@ -380,7 +391,7 @@ export interface DiffOptions {
 export declare function diffPolicies(
   oldPolicy: Policy | PolicyInput,
   newPolicy: Policy | PolicyInput,
-  records?: ReadonlyArray<SandboxInput | CheckItem | string> | string | Uint8Array | null,
+  records?: ReadonlyArray<SandboxInput | CheckItem | string> | string | Uint8Array | FileUrl | null,
   options?: DiffOptions,
 ): Promise<PolicyDiff>;
 

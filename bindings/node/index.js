@@ -6,6 +6,8 @@
 // `placement_mode`, `qos_class`, `grpc_code`, …), so one result reads the same from the CLI, Python
 // and Node. Each carries a non-enumerable `raiseForErrors()`.
 const fs = require('node:fs');
+const { Stream } = require('node:stream');
+const { fileURLToPath } = require('node:url');
 const native = require('./lib/native');
 const { classes, errorFor, throwIfErrors, QuantityError } = require('./lib/errors');
 
@@ -41,6 +43,92 @@ function readOptions(options, allowed, what) {
   return { ...options, client, placement };
 }
 
+// ---- The one rule for a document input (docs/node.md, "Input kinds"), as Python's _inputs.py ----
+// A string is a file path when it has no line break and ends in .yaml/.yml/.json (any case) or
+// names an existing file; any other string is YAML/JSON text. A `file:` URL is a path; a Buffer,
+// typed array or ArrayBuffer is text; null and undefined are "not given"; a plain value is read as
+// a tree. What is clearly not a document (a Policy where something else goes, a class, a function,
+// a stream, an open FileHandle, a URL of another protocol) throws a TypeError naming the right call.
+const FILE_SUFFIX = /\.(?:ya?ml|json)$/i;
+
+function strIsPath(value) {
+  if (value === '' || value.includes('\n') || value.includes('\r')) return false;
+  if (FILE_SUFFIX.test(value)) return true;
+  try {
+    return fs.statSync(value, { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch { // NUL bytes, names too long: not a file
+    return false;
+  }
+}
+
+const DOCUMENT = 'a document (a path, a file: URL, YAML/JSON text as a string or Buffer, a plain object, or null for not given)';
+
+function readPath(path, label) {
+  try {
+    return fs.readFileSync(path); // bytes, so the engine sees invalid UTF-8 as it is
+  } catch (e) {
+    if (e && e.code === 'ENOENT' && typeof path === 'string') {
+      e.message += ` (${label}: a string without line breaks that ends in .yaml, .yml or .json is read as a file path;` +
+        ' pass YAML/JSON text as a Buffer, or a policy with Policy.fromText(text))';
+    }
+    throw e;
+  }
+}
+
+function describe(value) {
+  if (value === null) return 'null';
+  if (typeof value !== 'object') return typeof value;
+  return value.constructor?.name ? `a ${value.constructor.name}` : 'an object';
+}
+
+function wrongKind(value, label) {
+  if (value instanceof Policy) {
+    return new TypeError(`${label}: got a sandgate Policy; pass it as the policy option ({ policy }), and ${DOCUMENT} here`);
+  }
+  if (typeof value === 'function') {
+    const isClass = /^class\b/.test(Function.prototype.toString.call(value));
+    return new TypeError(`${label}: got ${isClass ? `the class ${value.name || '(anonymous)'}` : `a function${value.name ? ` (${value.name})` : ''}`};` +
+      ` pass ${isClass ? 'an instance or ' : 'its result or '}${DOCUMENT}`);
+  }
+  if (value instanceof Stream || (typeof value.pipe === 'function' && typeof value.on === 'function')) {
+    return new TypeError(`${label}: got a stream; pass its path, or its text (a string or Buffer: fs.readFileSync(path), or the chunks read to the end)`);
+  }
+  if (typeof value.fd === 'number' && typeof value.readFile === 'function') {
+    return new TypeError(`${label}: got an open FileHandle; pass its path, or its text (await handle.readFile())`);
+  }
+  if (value instanceof URL) {
+    return new TypeError(`${label}: only a file: URL names a file, not a ${value.protocol} URL; fetch it and pass its text`);
+  }
+  return null;
+}
+
+// A document input as the native side takes it: the value itself, or a file's bytes labelled with
+// its name. `policyOk`: a Policy is the right kind here (the `policy` input, validatePolicy).
+function documentInput(value, label, policyOk = false) {
+  if (value === undefined || value === null) return value;
+  const t = typeof value;
+  if (t === 'string') return strIsPath(value) ? native.fileText(readPath(value, label), value) : value;
+  if (t !== 'object' && t !== 'function') return value;
+  let kind;
+  try {
+    kind = value instanceof Uint8Array ? 'bytes' : value instanceof Policy ? 'policy'
+      : value instanceof URL && value.protocol === 'file:' ? 'file' : wrongKind(value, label);
+  } catch { // a Proxy whose traps throw: the converter reports what reading it throws
+    return value;
+  }
+  if (kind === 'bytes') return value;
+  if (kind === 'policy') {
+    if (policyOk) return policyHandle(value);
+    kind = wrongKind(value, label);
+  }
+  if (kind === 'file') {
+    const path = fileURLToPath(value);
+    return native.fileText(readPath(path, label), path);
+  }
+  if (kind) throw kind;
+  return value;
+}
+
 let policyHandle; // (Policy) → native handle; set inside the class, so the field stays private
 
 /** A runner policy, loaded and compiled once (SPEC §4); always returned, valid or not. */
@@ -63,8 +151,10 @@ class Policy {
    * `policy` is taken). I/O errors throw; anything wrong in the content is a diagnostic.
    */
   static load(path) {
+    if (path instanceof URL && path.protocol === 'file:') path = fileURLToPath(path);
+    if (typeof path !== 'string') throw new TypeError(`Policy.load expects a path (a string or a file: URL), not ${describe(path)}; for text use Policy.fromText, for an object Policy.fromObject`);
     const bytes = fs.readFileSync(path); // bytes, so the engine sees invalid UTF-8 as it is
-    const name = String(path);
+    const name = path;
     const format = /\.json$/.test(name) ? 'json' : /\.ya?ml$/.test(name) ? 'yaml' : 'auto';
     return new Policy(native.loadPolicy(bytes, name, false, format), Policy.#token);
   }
@@ -115,7 +205,8 @@ class Checker {
 
   /** What the server and the SDK would do with one request (SPEC §7). */
   check(sandbox, { defaults, overrides } = {}) {
-    return finish(native.check(this.#context, sandbox, defaults, overrides));
+    return finish(native.check(this.#context, documentInput(sandbox, 'sandbox'), documentInput(defaults, 'defaults'),
+      documentInput(overrides, 'overrides')));
   }
 
   /**
@@ -124,6 +215,8 @@ class Checker {
    */
   async checkMany(items, { defaults, overrides } = {}) {
     if (!Array.isArray(items)) throw new TypeError('checkMany expects an array');
+    defaults = documentInput(defaults, 'defaults');
+    overrides = documentInput(overrides, 'overrides');
     const out = new Array(items.length);
     const pending = [];
     for (let start = 0; start < items.length; start += BATCH) {
@@ -142,7 +235,10 @@ class Checker {
   }
 
   #item(item, defaults, overrides, index) {
-    if (!isCheckItem(item)) return [this.#context, item, defaults, overrides];
+    // A string item is a record's text (a JSON Lines line), as in Python's check_many, never a path.
+    if (!isCheckItem(item)) {
+      return [this.#context, typeof item === 'string' ? item : documentInput(item, `checkMany item ${index}`), defaults, overrides];
+    }
     for (const key of Object.keys(item)) {
       if (!ITEM_KEYS.has(key)) throw new TypeError(`checkMany item ${index}: unknown key "${key}"`);
     }
@@ -151,7 +247,9 @@ class Checker {
       const own = readOptions(pick(item, CHECKER_OPTIONS), CHECKER_OPTIONS, `checkMany item ${index}`);
       context = makeContext(own);
     }
-    return [context, item.sandbox, item.defaults ?? defaults, item.overrides ?? overrides];
+    const sandbox = typeof item.sandbox === 'string' ? item.sandbox : documentInput(item.sandbox, `checkMany item ${index}: sandbox`);
+    return [context, sandbox, documentInput(item.defaults, `checkMany item ${index}: defaults`) ?? defaults,
+      documentInput(item.overrides, `checkMany item ${index}: overrides`) ?? overrides];
   }
 }
 
@@ -171,9 +269,12 @@ function pick(object, keys) {
   return out;
 }
 
+function contextInputs(o) {
+  return [documentInput(o.policy, 'policy', true), documentInput(o.runners, 'runners'), documentInput(o.org, 'org')];
+}
+
 function makeContext(o) {
-  const policy = o.policy instanceof Policy ? policyHandle(o.policy) : o.policy;
-  return native.makeContext(policy, o.runners, o.org, o.client, o.placement);
+  return native.makeContext(...contextInputs(o), o.client, o.placement);
 }
 
 /** Checks one sandbox request (SPEC §7). Inputs are JS values or YAML/JSON text. */
@@ -182,9 +283,9 @@ function check(sandbox, options = {}) {
   // What `new Checker(…).check(…)` answers, without a context handle per call: the native side
   // builds the context on its stack (a handle is freed only by a finalizer after a GC and an event
   // loop turn, so a synchronous loop of check() calls grew without bound).
-  const c = readOptions(pick(o, CHECKER_OPTIONS), CHECKER_OPTIONS, 'Checker options');
-  const policy = c.policy instanceof Policy ? policyHandle(c.policy) : c.policy;
-  return finish(native.checkOnce(policy, c.runners, c.org, c.client, c.placement, sandbox, o.defaults, o.overrides));
+  const [policy, runners, org] = contextInputs(o);
+  return finish(native.checkOnce(policy, runners, org, o.client, o.placement, documentInput(sandbox, 'sandbox'),
+    documentInput(o.defaults, 'defaults'), documentInput(o.overrides, 'overrides')));
 }
 
 /** Checks many sandbox requests on a worker thread; resolves to one result per item, in order. */
@@ -224,18 +325,22 @@ async function diffPolicies(oldPolicy, newPolicy, records, options = {}) {
   const jobs = options.jobs ?? 0;
   if (!Number.isInteger(examples) || examples < 0) throw new TypeError('diffPolicies options: examples must be a non-negative integer');
   if (!Number.isInteger(jobs) || jobs < 0) throw new TypeError('diffPolicies options: jobs must be a non-negative integer (0 = every core)');
-  if (records !== undefined && records !== null && !Array.isArray(records) && typeof records !== 'string' && !(records instanceof Uint8Array)) {
-    throw new TypeError('diffPolicies: records must be an array of records or request stream text (a string or bytes)');
+  if (records !== undefined && records !== null && !Array.isArray(records)) {
+    if (typeof records !== 'string' && !(records instanceof Uint8Array) && !(records instanceof URL)) {
+      throw wrongKind(records, 'diffPolicies: records') ??
+        new TypeError(`diffPolicies: records must be an array of records, a path, or request stream text (a string or bytes), not ${describe(records)}`);
+    }
+    records = documentInput(records, 'diffPolicies: records');
   }
-  const handle = (p) => (p instanceof Policy ? policyHandle(p) : p);
-  const raw = await native.diffPolicies(handle(oldPolicy), handle(newPolicy), records ?? undefined, o.runners, o.org,
-    o.client, o.placement, examples, jobs);
+  const [, runners, org] = contextInputs(o);
+  const raw = await native.diffPolicies(documentInput(oldPolicy, 'oldPolicy', true), documentInput(newPolicy, 'newPolicy', true),
+    records ?? undefined, runners, org, o.client, o.placement, examples, jobs);
   return Object.defineProperties(JSON.parse(raw.json), renderings(raw.markdown, raw.text));
 }
 
 /** Validates a policy (text, a JS value, or a Policy): `{ok, diagnostics}`. */
 function validatePolicy(doc) {
-  return finish(native.validatePolicy(doc instanceof Policy ? policyHandle(doc) : doc, ''));
+  return finish(native.validatePolicy(documentInput(doc, 'policy', true), ''));
 }
 
 /** N-RES alone (SPEC §5.2): the requests/limits/gpu an SDK would send for a `resources` value. */

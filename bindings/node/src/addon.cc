@@ -42,6 +42,15 @@ Napi::Value load_policy_js(const Napi::CallbackInfo& info) {
                                              format_arg(info, 3)));
 }
 
+// fileText(bytes, file) → a tagged {bytes, file}: a file's contents for an input that named a path.
+Napi::Value file_text_js(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsBuffer() || !info[1].IsString()) throw Napi::TypeError::New(env, "fileText(bytes, file)");
+  napi_value o = make_file_text(env, info[0], info[1]);
+  if (!o) throw Napi::Error::New(env, "fileText: cannot make the object");
+  return Napi::Value(env, o);
+}
+
 // policyInfo(handle) → {ok, is_null, file, diagnostics, document}
 Napi::Value policy_info(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -228,6 +237,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   const Fn fns[] = {
       {"version", version},
       {"loadPolicy", load_policy_js},
+      {"fileText", file_text_js},
       {"policyInfo", policy_info},
       {"validatePolicy", validate_policy_js},
       {"makeContext", make_context_js},

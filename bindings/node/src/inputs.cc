@@ -27,8 +27,9 @@ Compiled<T> load_input(Napi::Env env, Napi::Value v, const char* input, const st
                        Format format, Parse parse, Build build, Get get) {
   Compiled<T> out;
   std::string text;
-  if (!as_tree && js_text(env, v, text)) {
-    auto load = parse(text, format, file);
+  std::string path = file;
+  if (!as_tree && js_text(env, v, text, &path)) {
+    auto load = parse(text, format, path);
     out.value = get(load);
     out.diagnostics = std::move(load.diagnostics);
     return out;
@@ -120,7 +121,8 @@ sandgate::Result CheckContext::run(const sandgate::Document& sandbox, const sand
 
 sandgate::Document load_layer(Napi::Env env, Napi::Value v, const char* input) {
   std::string text;
-  if (js_text(env, v, text)) return sandgate::load_document(text, Format::auto_detect, "", input);
+  std::string file;
+  if (js_text(env, v, text, &file)) return sandgate::load_document(text, Format::auto_detect, file, input);
   Converted c = js_to_node(env, v, input);
   sandgate::Document d = sandgate::document_from_node(std::move(c.root), input);
   d.diagnostics = std::move(c.diagnostics);

@@ -3,6 +3,7 @@
 // and its pending exception is cleared before the walk goes on.
 #include "js_to_node.h"
 
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -121,6 +122,37 @@ std::string utf8(napi_env env, napi_value v) {
   ok(env, napi_get_value_string_utf8(env, v, s.data(), s.size(), &len));
   s.resize(len);
   return s;
+}
+
+// The decimal digits of the unsigned integer held in `words` (least significant first; the first
+// `count` are used), by repeated division by 10^9. Quadratic, and bounded by the caller's limit.
+// (sandgate::BigUnsigned is sized for quantities: it saturates at 360 digits.)
+std::string decimal_digits(std::vector<std::uint64_t> words, std::size_t count) {
+  std::vector<std::uint32_t> halves;  // base 2^32, most significant first
+  for (std::size_t k = count; k-- > 0;) {
+    halves.push_back(static_cast<std::uint32_t>(words[k] >> 32));
+    halves.push_back(static_cast<std::uint32_t>(words[k]));
+  }
+  std::vector<std::uint32_t> chunks;  // base 10^9, least significant first
+  std::size_t start = 0;
+  while (start < halves.size()) {
+    std::uint64_t rem = 0;
+    for (std::size_t i = start; i < halves.size(); ++i) {
+      std::uint64_t cur = (rem << 32) | halves[i];
+      halves[i] = static_cast<std::uint32_t>(cur / 1000000000u);
+      rem = cur % 1000000000u;
+    }
+    chunks.push_back(static_cast<std::uint32_t>(rem));
+    while (start < halves.size() && halves[start] == 0) ++start;
+  }
+  if (chunks.empty()) return "0";
+  std::string out = std::to_string(chunks.back());
+  char buf[16];
+  for (std::size_t i = chunks.size() - 1; i-- > 0;) {
+    std::snprintf(buf, sizeof buf, "%09u", static_cast<unsigned>(chunks[i]));
+    out += buf;
+  }
+  return out;
 }
 
 class Reader {
@@ -247,8 +279,14 @@ class Reader {
   Outcome read_number(napi_value v, Node& out) {
     double d = 0;
     ok(env_, napi_get_value_double(env_, v, &d));
-    if (std::isnan(d)) return reject("NaN", "use a number or null");
-    if (std::isinf(d)) return reject("Infinity", "use a number or null");
+    if (!std::isfinite(d)) {
+      // A number like any other, as YAML's .inf/.nan and Python's float('inf') are: the engine's
+      // rules decide (a timeout must be finite, an integer field is not a whole number, ...).
+      // The text is the JS spelling, for messages.
+      out = Node::make_number(d);
+      out.text = std::isnan(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity";
+      return Outcome::value;
+    }
     if (std::trunc(d) != d) {
       out = Node::make_number(d);
       return Outcome::value;
@@ -278,25 +316,30 @@ class Reader {
     int sign = 0;
     std::size_t words = 0;
     ok(env_, napi_get_value_bigint_words(env_, v, nullptr, &words, nullptr));  // both null: count only
-    constexpr std::size_t k_max_words = 64;  // 4096 bits: already far past any field
-    if (words > k_max_words) {
-      report(Code::INTEGER_RANGE, "a BigInt of " + std::to_string(words * 64) + " bits does not fit any field");
+    // Python's limit, so a value gets one answer from both bindings (and from text, whose loader
+    // keeps every digit, up to that size): an integer of more than 4,300 decimal digits (CPython's
+    // default int_max_str_digits) is refused at conversion, anything smaller reaches the engine
+    // with its exact digits. 225 words (14,400 bits) always exceed 4,300 digits.
+    constexpr std::size_t k_max_digits = 4300;
+    constexpr std::size_t k_max_words = 225;
+    constexpr std::size_t k_max_words_read = 1 << 16;  // past 512 KiB the exact size is not worth reading
+    auto too_big = [&](const std::string& bits) {
+      report(Code::INTEGER_RANGE, "an integer of " + bits + " bits does not fit any field",
+             "use a value within the field's range");
       return Outcome::omit;
-    }
+    };
+    if (words > k_max_words_read) return too_big("more than " + std::to_string(k_max_words_read * 64));
     std::vector<std::uint64_t> w(words);
     ok(env_, napi_get_value_bigint_words(env_, v, &sign, &words, w.data()));
-    sandgate::BigUnsigned value;
-    for (std::size_t k = words; k-- > 0;) {
-      for (std::uint32_t half : {static_cast<std::uint32_t>(w[k] >> 32), static_cast<std::uint32_t>(w[k])}) {
-        value.multiply(65536);
-        value.multiply(65536);
-        value.add(sandgate::BigUnsigned(half));
-      }
-    }
+    while (words > 0 && w[words - 1] == 0) --words;
+    std::size_t bits = words ? (words - 1) * 64 + static_cast<std::size_t>(std::bit_width(w[words - 1])) : 0;
+    if (words > k_max_words) return too_big(std::to_string(bits));
+    std::string digits = decimal_digits(std::move(w), words);
+    if (digits.size() > k_max_digits) return too_big(std::to_string(bits));
     // Outside int64: `integer` is clamped and flagged, `text` keeps the exact value (node.h).
     out = Node::make_int(sign ? std::numeric_limits<std::int64_t>::min() : std::numeric_limits<std::int64_t>::max());
     out.int_overflow = true;
-    out.text = (sign ? "-" : "") + value.to_string();
+    out.text = (sign ? "-" : "") + digits;
     return Outcome::value;
   }
 
@@ -505,7 +548,20 @@ Converted js_to_node(napi_env env, napi_value value, const std::string& input, c
   return Reader(env, input, base, limits).run(value);
 }
 
-bool js_text(napi_env env, napi_value value, std::string& out) {
+namespace {
+constexpr napi_type_tag k_file_text_tag = {0x5a1d6a7e0c0de003ULL, 0x7f4a7c159e3779b9ULL};
+}  // namespace
+
+napi_value make_file_text(napi_env env, napi_value bytes, napi_value file) {
+  napi_value o = nullptr;
+  if (napi_create_object(env, &o) != napi_ok || napi_set_named_property(env, o, "bytes", bytes) != napi_ok ||
+      napi_set_named_property(env, o, "file", file) != napi_ok || napi_type_tag_object(env, o, &k_file_text_tag) != napi_ok) {
+    return nullptr;
+  }
+  return o;
+}
+
+bool js_text(napi_env env, napi_value value, std::string& out, std::string* file) {
   try {
     napi_valuetype t = napi_undefined;
     ok(env, napi_typeof(env, value, &t));
@@ -515,8 +571,18 @@ bool js_text(napi_env env, napi_value value, std::string& out) {
     }
     if (t != napi_object) return false;
     std::string_view bytes;
-    if (!binary_bytes(env, value, bytes)) return false;
+    if (binary_bytes(env, value, bytes)) {
+      out.assign(bytes);
+      return true;
+    }
+    bool tagged = false;
+    if (napi_check_object_type_tag(env, value, &k_file_text_tag, &tagged) != napi_ok || !tagged) return false;
+    napi_value b = nullptr, f = nullptr;
+    ok(env, napi_get_named_property(env, value, "bytes", &b));
+    ok(env, napi_get_named_property(env, value, "file", &f));
+    if (!binary_bytes(env, b, bytes)) return false;
     out.assign(bytes);
+    if (file) *file = utf8(env, f);
     return true;
   } catch (const JsFailure&) {
     return false;

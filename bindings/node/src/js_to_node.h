@@ -22,7 +22,13 @@ struct Converted {
 Converted js_to_node(napi_env env, napi_value value, const std::string& input, const std::string& base = "",
                      const sandgate::Limits& limits = {});
 
-// The UTF-8 bytes of a JS string, or of a Buffer / typed array / ArrayBuffer; false for other values.
-bool js_text(napi_env env, napi_value value, std::string& out);
+// The UTF-8 bytes of a JS string, or of a Buffer / typed array / ArrayBuffer, or of a file's
+// contents as index.js passes them (a `fileText` object); false for other values. `file`, when
+// given, receives the file's name for a `fileText` object and is left alone otherwise.
+bool js_text(napi_env env, napi_value value, std::string& out, std::string* file = nullptr);
+
+// A file read by index.js, for an input that names a path: `{bytes, file}`, type-tagged so that
+// no user value is ever taken for one.
+napi_value make_file_text(napi_env env, napi_value bytes, napi_value file);
 
 }  // namespace sandgate_node

@@ -145,7 +145,6 @@ const TEXT_ONLY_CASES = new Map([
   ['policy/quantities.yaml :: unquoted_1e3_is_a_string_under_yaml_1_1', 'the yaml package reads 1e3 as the number 1000; YAML 1.1 (C++, PyYAML) has no float without a dot'],
   ['policy/quantities.yaml :: huge_exponent_is_rejected_without_hanging', 'the yaml package reads 2E6024865272343 as Infinity; YAML 1.1 (C++, PyYAML) reads a string'],
   ['policy/quantities.yaml :: milli_and_whole_units_are_equal', 'the yaml package reads 1e0 as the number 1; YAML 1.1 (C++, PyYAML) reads a string'],
-  ['check/r_time.yaml :: infinite_poll_retry_budget_is_rejected', 'a drift (issue 12, item 3): Node refuses Infinity at conversion (SG_VALUE_UNSUPPORTED), where text and Python values reach SG_CLIENT_TIMEOUT_INVALID'],
 ]);
 
 // The case's inputs decoded to JS values, or (a string) why the case runs from text only.

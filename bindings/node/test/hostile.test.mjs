@@ -19,21 +19,45 @@ test('wrong types for a whole layer', () => {
     assert.equal(r.ok, false, String(v));
     assert.ok(find(r, 'SG_NOT_AN_OBJECT', ''), `${String(v)}: ${JSON.stringify(r.diagnostics)}`);
   }
-  expectDiag(check(() => 1), 'SG_VALUE_UNSUPPORTED', '');
+  // A function as the whole input is a programming error, not a value (docs/node.md, "Input kinds").
+  assert.throws(() => check(() => 1), { name: 'TypeError', message: /sandbox: got a function; pass its result or a document/ });
   expectDiag(check(Symbol('s')), 'SG_VALUE_UNSUPPORTED', '');
   // null and undefined are an empty layer, as `null` in a file is.
   assert.equal(check(null).ok, true);
   assert.equal(check(undefined).ok, true);
 });
 
-test('functions, Symbols, NaN and Infinity are reported where they are', () => {
-  const r = check({ ...base, annotations: { a: () => 1, b: Symbol('x') }, tags: [Symbol('t')], max_lifetime_seconds: NaN, timeout_seconds: -Infinity });
+test('functions and Symbols are reported where they are', () => {
+  const r = check({ ...base, annotations: { a: () => 1, b: Symbol('x') }, tags: [Symbol('t')] });
   expectDiag(r, 'SG_VALUE_UNSUPPORTED', '/annotations/a');
   expectDiag(r, 'SG_VALUE_UNSUPPORTED', '/annotations/b');
   expectDiag(r, 'SG_VALUE_UNSUPPORTED', '/tags/0');
-  expectDiag(r, 'SG_VALUE_UNSUPPORTED', '/max_lifetime_seconds');
-  expectDiag(r, 'SG_VALUE_UNSUPPORTED', '/timeout_seconds');
-  assert.equal(r.diagnostics.filter((d) => d.severity === 'error').length, 5, 'each bad value is reported once');
+  assert.equal(r.diagnostics.filter((d) => d.severity === 'error').length, 3, 'each bad value is reported once');
+});
+
+// NaN and ±Infinity are numbers, as YAML's .nan/.inf and Python's float('nan'/'inf') are: the
+// engine's rules answer (issue 12, item 3), the same code at the same pointer as from text.
+test('NaN and Infinity reach the engine as the numbers they are, for every input', () => {
+  const r = check({ ...base, max_lifetime_seconds: NaN, request_timeout_seconds: Infinity },
+    { defaults: { poll_rpc_timeout_seconds: NaN }, overrides: { create_retry_budget_seconds: -Infinity } });
+  assert.equal(find(r, 'SG_VALUE_UNSUPPORTED'), undefined, JSON.stringify(r.diagnostics));
+  assert.match(expectDiag(r, 'SG_NOT_AN_INTEGER', '/max_lifetime_seconds').message, /not NaN/);
+  assert.match(expectDiag(r, 'SG_CLIENT_TIMEOUT_INVALID', '/request_timeout_seconds').message, /is Infinity; it must be finite/);
+  assert.equal(expectDiag(r, 'SG_CLIENT_TIMEOUT_INVALID', '/poll_rpc_timeout_seconds').input, 'defaults');
+  assert.match(expectDiag(r, 'SG_CLIENT_TIMEOUT_INVALID', '/create_retry_budget_seconds').message, /is -Infinity/);
+  assert.equal(r.diagnostics.filter((d) => d.severity === 'error').length, 4, 'each value is reported once');
+  // The same answer as from the text the value would be written as.
+  const text = check('max_lifetime_seconds: .nan\nrequest_timeout_seconds: .inf\nresources: {cpu: "1", memory: 1Gi}\n');
+  const codes = (x) => x.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.path]).sort();
+  assert.deepEqual(codes(check({ ...base, max_lifetime_seconds: NaN, request_timeout_seconds: Infinity })), codes(text));
+  // In a policy, and in normalizeResources, a non-finite number is a number too.
+  const p = Policy.fromObject({ constraints: { lifetime: { max_lifetime_seconds: Infinity } } });
+  assert.equal(p.diagnostics.some((d) => d.code === 'SG_VALUE_UNSUPPORTED'), false, JSON.stringify(p.diagnostics));
+  const t = Policy.fromText('constraints: {lifetime: {max_lifetime_seconds: .inf}}');
+  assert.deepEqual(p.diagnostics.map((d) => [d.code, d.path]), t.diagnostics.map((d) => [d.code, d.path]));
+  const n = normalizeResources({ cpu: Infinity });
+  assert.equal(find(n, 'SG_VALUE_UNSUPPORTED'), undefined, JSON.stringify(n.diagnostics));
+  assert.equal(n.ok, false);
 });
 
 test('Symbol keys are reported; undefined members are options not given', () => {
@@ -134,6 +158,33 @@ test('BigInt: exact when it fits, flagged when it does not', () => {
   const neg = check({ ...base, max_lifetime_seconds: -(2n ** 64n) });
   expectDiag(neg, 'SG_INTEGER_RANGE', '/max_lifetime_seconds');
   expectDiag(check({ ...base, max_lifetime_seconds: 2n ** 100000n }), 'SG_INTEGER_RANGE', '/max_lifetime_seconds');
+});
+
+// Python's limit (CPython's 4,300 decimal digits), so both bindings hand the same integers to the
+// engine; up to it the exact digits reach the engine, which decides (a finite timeout is valid).
+test('BigInt: exact up to 4,300 digits, as Python ints are; refused past them', () => {
+  for (const digits of [361, 1300, 4300]) {  // 361: past what a quantity's BigUnsigned holds
+    const v = 10n ** BigInt(digits - 1) + 12345n;
+    const r = check({ ...base, request_timeout_seconds: v, max_lifetime_seconds: -v });
+    assert.equal(find(r, 'SG_INTEGER_RANGE', '/request_timeout_seconds'), undefined, `${digits}: ${JSON.stringify(r.diagnostics.map((d) => d.code))}`);
+    const d = expectDiag(r, 'SG_INTEGER_RANGE', '/max_lifetime_seconds');
+    assert.ok(d.message.includes(`-${v}`), `${digits} digits: the exact value is in the message`);
+    assert.equal(r.diagnostics.filter((x) => x.severity === 'error').length, 1);
+  }
+  const over = 10n ** 4300n;  // 4,301 digits
+  const r = check({ ...base, request_timeout_seconds: over });
+  const d = expectDiag(r, 'SG_INTEGER_RANGE', '/request_timeout_seconds');
+  assert.equal(d.message, 'an integer of 14285 bits does not fit any field');
+  assert.equal(d.hint, "use a value within the field's range");
+  assert.match(expectDiag(check({ ...base, request_timeout_seconds: -(2n ** 5000000n) }), 'SG_INTEGER_RANGE').message, /more than 4194304 bits/);
+});
+
+test('-0 is the integer 0, as JSON text -0 is (a JS number cannot say it was written -0.0)', () => {
+  const r = check({ ...base, max_lifetime_seconds: -0, poll_rpc_timeout_seconds: -0 });
+  assert.equal(find(r, 'SG_NOT_AN_INTEGER'), undefined);
+  const d = expectDiag(r, 'SG_CLIENT_TIMEOUT_INVALID', '/poll_rpc_timeout_seconds');
+  assert.match(d.message, /is 0;/);
+  assert.deepEqual(r.diagnostics.map((x) => [x.code, x.path]), check(JSON.stringify({ ...base, max_lifetime_seconds: 0, poll_rpc_timeout_seconds: 0 })).diagnostics.map((x) => [x.code, x.path]));
 });
 
 test('integers and fractions keep their kind; doubles past int64 are flagged', () => {

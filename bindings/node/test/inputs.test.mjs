@@ -1,0 +1,96 @@
+// The one rule for document inputs (docs/node.md, "Input kinds"), mirroring Python's: for every
+// public function that takes a document, each kind of value is read as the rule says.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import { check, checkMany, Checker, diffPolicies, Policy, validatePolicy } from 'sandgate';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandgate-inputs-'));
+const write = (name, text) => { const p = path.join(dir, name); fs.writeFileSync(p, text); return p; };
+const POLICY = 'constraints:\n  resources: {max_cpu: "4"}\n';
+const policyYaml = write('policy.YML', POLICY);                       // suffix in any case
+const policyNoExt = write('policy-no-extension', POLICY);             // an existing file, no suffix
+const runnersJson = write('runners.json', JSON.stringify({ runners: [{ runner_id: 'prod-us-east-1', mode: 'serverless' }] }));
+const bigSandbox = write('big.yaml', 'resources: {cpu: "8", memory: 1Gi}\n');
+const errorCodes = (r) => r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code);
+const over = { resources: { cpu: '8', memory: '1Gi' } };
+
+test('a string: a path when it ends in .yaml/.yml/.json or names a file, else text', () => {
+  for (const policy of [policyYaml, policyNoExt, pathToFileURL(policyYaml), POLICY, Buffer.from(POLICY), new TextEncoder().encode(POLICY)]) {
+    assert.deepEqual(errorCodes(check(over, { policy })), ['SG_RESOURCE_ABOVE_MAX'], String(policy));
+  }
+  // A file's diagnostics name the file, as the CLI's do.
+  const bad = write('bad.yaml', 'constraints:\n  resources: {max_cpu: "four"}\n');
+  const d = validatePolicy(bad).diagnostics.find((x) => x.severity === 'error');
+  assert.equal(d.source?.file, bad, JSON.stringify(d));
+  // One-line JSON text and a name with a line break are text, not paths.
+  assert.equal(check(over, { policy: '{"constraints": {"resources": {"max_cpu": "16"}}}' }).ok, true);
+  assert.equal(check('resources: {cpu: "8", memory: 1Gi}\n', { policy: policyYaml }).ok, false);
+  assert.deepEqual(errorCodes(check(bigSandbox, { policy: policyYaml })), ['SG_RESOURCE_ABOVE_MAX'], 'the sandbox too');
+  assert.equal(check(over, { runners: runnersJson, defaults: write('d.yml', 'annotations: {team: ml}\n') }).resolved.annotations.team, 'ml');
+});
+
+test('a missing path throws ENOENT saying how to pass text instead', () => {
+  assert.throws(() => check(over, { policy: path.join(dir, 'missing.yaml') }), (e) => e.code === 'ENOENT' && /pass YAML\/JSON text as a Buffer/.test(e.message) && /policy:/.test(e.message));
+  assert.throws(() => validatePolicy('nope.JSON'), { code: 'ENOENT' });
+  assert.throws(() => Policy.load(path.join(dir, 'missing.yaml')), { code: 'ENOENT' });
+});
+
+test('null and undefined are "not given"', () => {
+  for (const v of [null, undefined]) {
+    const r = check(over, { policy: v, runners: v, org: v, defaults: v, overrides: v });
+    assert.equal(r.ok, true, JSON.stringify(r.diagnostics));
+  }
+});
+
+test('what is not a document throws a TypeError naming the right call', () => {
+  const p = Policy.fromText(POLICY);
+  const cases = [
+    [() => check(over, { runners: p }), /runners: got a sandgate Policy; pass it as the policy option/],
+    [() => check(p), /sandbox: got a sandgate Policy/],
+    [() => check(over, { defaults: p }), /defaults: got a sandgate Policy/],
+    [() => check(class Spec {}), /sandbox: got the class Spec; pass an instance/],
+    [() => check(() => over), /sandbox: got a function; pass its result/],
+    [() => check(over, { policy: Readable.from([POLICY]) }), /policy: got a stream; pass its path, or its text/],
+    [() => check(over, { policy: fs.createReadStream(policyYaml) }), /policy: got a stream/],
+    [() => check(over, { org: new URL('https://example.com/org.yaml') }), /org: only a file: URL names a file, not a https: URL/],
+    [() => new Checker({ org: p }), /org: got a sandgate Policy/],
+    [() => new Checker({ policy: policyYaml }).check(p), /sandbox: got a sandgate Policy/],
+    [() => validatePolicy(() => 1), /policy: got a function/],
+    [() => Policy.load({ path: policyYaml }), /Policy\.load expects a path .*Policy\.fromObject/],
+  ];
+  for (const [call, message] of cases) assert.throws(call, (e) => e instanceof TypeError && message.test(e.message), String(message));
+});
+
+test('Checker, checkMany and validatePolicy follow the rule', async () => {
+  const checker = new Checker({ policy: policyYaml, runners: runnersJson });
+  assert.deepEqual(errorCodes(checker.check(bigSandbox)), ['SG_RESOURCE_ABOVE_MAX']);
+  assert.deepEqual(errorCodes(checker.check(over, { defaults: pathToFileURL(write('d2.yaml', 'annotations: {a: b}\n')) })), ['SG_RESOURCE_ABOVE_MAX']);
+  const results = await checkMany([over, { sandbox: over, policy: policyNoExt }, { sandbox: over, policy: '{}' }], { policy: policyYaml });
+  assert.deepEqual(results.map(errorCodes), [['SG_RESOURCE_ABOVE_MAX'], ['SG_RESOURCE_ABOVE_MAX'], []]);
+  // A string item is a record's text (a JSON Lines line), never a path, as in Python's check_many.
+  const [item] = await checkMany([bigSandbox], { policy: policyYaml });
+  assert.deepEqual(errorCodes(item), ['SG_NOT_AN_OBJECT']);
+  await assert.rejects(checkMany([over], { runners: Policy.fromObject({}) }), TypeError);
+  for (const v of [policyYaml, pathToFileURL(policyYaml), POLICY, Buffer.from(POLICY), Policy.load(policyYaml), { constraints: {} }]) {
+    assert.equal(validatePolicy(v).ok, true, String(v));
+  }
+});
+
+test('diffPolicies: policies and records by the rule', async () => {
+  const newer = write('new.yaml', 'constraints:\n  resources: {max_cpu: "2"}\n');
+  const records = write('requests.jsonl', '{"id": "a", "sandbox": {"resources": {"cpu": "3", "memory": "1Gi"}}}\n');
+  for (const [a, b, r] of [[policyYaml, newer, records], [pathToFileURL(policyYaml), pathToFileURL(newer), pathToFileURL(records)],
+    [POLICY, fs.readFileSync(newer), fs.readFileSync(records, 'utf8')]]) {
+    const diff = await diffPolicies(a, b, r);
+    assert.equal(diff.counts.newly_rejected, 1, String(a));
+  }
+  await assert.rejects(diffPolicies(policyYaml, newer, Readable.from(['{}'])), /records: got a stream/);
+  await assert.rejects(diffPolicies(policyYaml, newer, null, { runners: Policy.load(newer) }), /runners: got a sandgate Policy/);
+});
+
+test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
