@@ -41,6 +41,18 @@ inline bool strip_policy_values(Node& n, const std::string& path, const std::set
   return !(had_children && n.items.empty() && n.members.empty());
 }
 
+// No integer whose exact JSON form is longer than 300 characters (see renders_faithfully).
+inline bool renders_faithfully_integers(const Node& n) {
+  if (n.kind == NodeKind::integer && n.int_overflow && node_to_json(n).size() > 300) return false;
+  for (const auto& item : n.items) {
+    if (!renders_faithfully_integers(item)) return false;
+  }
+  for (const auto& m : n.members) {
+    if (!renders_faithfully_integers(m.value)) return false;
+  }
+  return true;
+}
+
 inline Node client_view(const Result& r) {
   std::set<std::string> drop;
   for (const auto& [pointer, from] : r.provenance()) {
@@ -185,7 +197,10 @@ inline void check_request(std::initializer_list<const CheckContext*> contexts, s
         }
       }
     }
-    if (first.ok() && !policy_filled_container_resources) {
+    // Narrowed too: an integer past the double range (a 1,300-digit timeout, valid from YAML) is
+    // written exactly, but RapidJSON cannot read it back (SG_INTEGER_RANGE): the JSON loader's
+    // known limit, as for the JSON-form property (renders_faithfully).
+    if (first.ok() && !policy_filled_container_resources && renders_faithfully_integers(first.resolved())) {
       Node resend = client_view(first);
       std::string resend_json = node_to_json(resend);
       Document resent = load_document(resend_json, Format::json, "resolved.json", "sandbox");

@@ -64,6 +64,8 @@ inline std::vector<Signature> form_signatures(const Diagnostics& ds) {
 //    whole document (SG_INTEGER_RANGE, nothing loads), where YAML keeps the literal for the field
 //    to reject. Both are errors; they differ in how much else gets reported.
 inline bool renders_faithfully(const Node& n) {
+  // A YAML tag naming an SDK class (`!SandboxDefaults {…}`) has no JSON form.
+  if (n.given_as != GivenAs::none) return false;
   if (n.kind == NodeKind::number) {
     std::string j = node_to_json(n);
     return j.find('.') != std::string::npos && j.find_first_of("nN") == std::string::npos;

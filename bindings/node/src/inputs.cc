@@ -20,6 +20,10 @@ void append_errors(Diagnostics& out, const Diagnostics& from) {
 
 bool absent(const Napi::Value& v) { return v.IsUndefined() || v.IsNull(); }
 
+// The file name of text passed directly, as Python names it: `<sandbox>`, `<policy>`, … (a
+// diagnostic's source then reads the same from both bindings).
+std::string text_label(const char* input) { return std::string("<") + input + ">"; }
+
 // Loads one input of kind T: text goes to the core's loader, a JS value through js_to_node.
 // `parse` and `build` return the core's *Load struct; `get` takes the compiled value out of it.
 template <typename T, typename Parse, typename Build, typename Get>
@@ -29,6 +33,7 @@ Compiled<T> load_input(Napi::Env env, Napi::Value v, const char* input, const st
   std::string text;
   std::string path = file;
   if (!as_tree && js_text(env, v, text, &path)) {
+    if (path.empty()) path = text_label(input);
     auto load = parse(text, format, path);
     out.value = get(load);
     out.diagnostics = std::move(load.diagnostics);
@@ -122,7 +127,9 @@ sandgate::Result CheckContext::run(const sandgate::Document& sandbox, const sand
 sandgate::Document load_layer(Napi::Env env, Napi::Value v, const char* input) {
   std::string text;
   std::string file;
-  if (js_text(env, v, text, &file)) return sandgate::load_document(text, Format::auto_detect, file, input);
+  if (js_text(env, v, text, &file)) {
+    return sandgate::load_document(text, Format::auto_detect, file.empty() ? text_label(input) : file, input);
+  }
   Converted c = js_to_node(env, v, input);
   sandgate::Document d = sandgate::document_from_node(std::move(c.root), input);
   d.diagnostics = std::move(c.diagnostics);

@@ -60,7 +60,7 @@ test('diagnostics carry the SPEC §3 fields', () => {
     'js_exception', 'input', 'path', 'source', 'message', 'hint', 'related']);
   assert.equal(d.input, 'sandbox');
   assert.equal(d.path, '/resources/cpu');
-  assert.deepEqual(d.source, { file: '', line: 1, column: 18 });
+  assert.deepEqual(d.source, { file: '<sandbox>', line: 1, column: 18 });
 });
 
 test('the default client is typescript; python is an option', () => {

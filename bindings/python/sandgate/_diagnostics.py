@@ -13,7 +13,7 @@ from ._types import Severity
 class SourceLocation(NamedTuple):
     """Where in a text input a diagnostic points (1-based)."""
 
-    file: str  #: the file as given; for text passed directly, `<input>` in Python and the CLI (`<stdin>`), empty in Node
+    file: str  #: the file as given; for text passed directly, the input in angle brackets (`<sandbox>`, `<policy>`); the CLI names standard input `<stdin>`
     line: int  #: 1-based line
     column: int  #: 1-based column, in code points
 

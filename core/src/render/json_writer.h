@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sandgate/quantity.h"
 #include "sandgate/render.h"
@@ -30,15 +31,29 @@ inline std::string integer_literal_decimal(std::string_view text) {
     base = 8;
     text.remove_prefix(1);
   }
-  BigUnsigned v;
+  // Base 1e9 limbs, least significant first, as long as the literal needs: the value is exact at
+  // any length (BigUnsigned, sized for quantities, saturated past 360 digits and wrote 999…9).
+  std::vector<std::uint32_t> limbs;
+  auto multiply_add = [&limbs](std::uint32_t factor, std::uint32_t addend) {
+    std::uint64_t carry = addend;
+    for (auto& limb : limbs) {
+      std::uint64_t v = static_cast<std::uint64_t>(limb) * factor + carry;
+      limb = static_cast<std::uint32_t>(v % 1000000000u);
+      carry = v / 1000000000u;
+    }
+    while (carry) {
+      limbs.push_back(static_cast<std::uint32_t>(carry % 1000000000u));
+      carry /= 1000000000u;
+    }
+  };
   bool any = false;
   std::uint32_t group = 0;  // the current base-60 group after the first ':'
   bool sexagesimal = false;
   for (char c : text) {
     if (c == '_') continue;
     if (c == ':' && base == 10) {
-      if (sexagesimal) v.add(BigUnsigned(group));
-      v.multiply(60);
+      if (sexagesimal) multiply_add(1, group);
+      multiply_add(60, 0);
       sexagesimal = true;
       group = 0;
       continue;
@@ -50,15 +65,22 @@ inline std::string integer_literal_decimal(std::string_view text) {
     if (sexagesimal) {
       group = group * 10 + d;
     } else {
-      v.multiply(base);
-      v.add(BigUnsigned(d));
+      multiply_add(base, d);
     }
     any = true;
   }
-  if (sexagesimal) v.add(BigUnsigned(group));
+  if (sexagesimal) multiply_add(1, group);
   if (!any) return {};
-  std::string out = v.to_string();
-  return negative && out != "0" ? "-" + out : out;
+  while (!limbs.empty() && limbs.back() == 0) limbs.pop_back();
+  if (limbs.empty()) return "0";
+  std::string out = negative ? "-" : "";
+  out += std::to_string(limbs.back());
+  for (std::size_t i = limbs.size() - 1; i-- > 0;) {
+    std::string part = std::to_string(limbs[i]);
+    out.append(9 - part.size(), '0');
+    out += part;
+  }
+  return out;
 }
 
 template <typename W>
