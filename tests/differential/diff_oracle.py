@@ -10,16 +10,20 @@ channel, is never called; the suite's guard fails any attempt to connect.
 
 from __future__ import annotations
 
-import dataclasses
+import sys
 import types
 import warnings
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import cwsandbox
 from cwsandbox import Sandbox, SandboxDefaults, Session
 
 import sandgate
+
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # tests/sdk_classes.py
+from sdk_classes import unchecked_instance  # noqa: E402
 
 
 class DC:
@@ -65,23 +69,8 @@ NAMED_CLASSES = ("RegisteredVolumeOptions", "ScratchVolumeOptions")
 
 def _unchecked(name: str, fields: dict[str, Any]) -> Any:
     """An instance of the SDK class holding `fields` as given (no __post_init__), or None when the
-    class has no field for one of them. A required field left out is None (not set)."""
-    cls = getattr(cwsandbox, name)
-    known = {f.name: f for f in dataclasses.fields(cls)}
-    if set(fields) - set(known):
-        return None
-    obj = object.__new__(cls)
-    for f in known.values():
-        if f.name in fields:
-            value = fields[f.name]
-        elif f.default is not dataclasses.MISSING:
-            value = f.default
-        elif f.default_factory is not dataclasses.MISSING:
-            value = f.default_factory()
-        else:
-            value = None
-        object.__setattr__(obj, f.name, value)
-    return obj
+    class has no field for one of them."""
+    return unchecked_instance(getattr(cwsandbox, name), fields)
 
 
 def plain(value: Any) -> Any:

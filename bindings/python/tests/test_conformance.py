@@ -23,6 +23,7 @@ the constructor does with it).
 from __future__ import annotations
 
 import dataclasses
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,10 @@ import yaml
 
 import sandgate
 
-from helpers import CONFORMANCE
+from helpers import CONFORMANCE, REPO
+
+sys.path.append(str(REPO / "tests"))  # tests/sdk_classes.py, shared with the differential suite
+from sdk_classes import unchecked_instance  # noqa: E402
 
 
 @dataclass
@@ -110,20 +114,10 @@ def _sdk_instance(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> obje
 
     cls = getattr(cwsandbox, suffix)
     given = loader.construct_mapping(node, deep=True)
-    names = {f.name for f in dataclasses.fields(cls)}
-    if set(given) - names:  # a key the class has no field for: an instance cannot hold it
+    obj = unchecked_instance(cls, given)
+    if obj is None:  # a key the class has no field for: an instance cannot hold it
+        names = {f.name for f in dataclasses.fields(cls)}
         raise yaml.constructor.ConstructorError(None, None, f"!{suffix} has no field {sorted(set(given) - names)}", node.start_mark)
-    obj = object.__new__(cls)
-    for f in dataclasses.fields(cls):
-        if f.name in given:
-            value = given[f.name]
-        elif f.default is not dataclasses.MISSING:
-            value = f.default
-        elif f.default_factory is not dataclasses.MISSING:
-            value = f.default_factory()
-        else:
-            value = None  # a required field the case leaves out: "not set" to the converter
-        object.__setattr__(obj, f.name, value)
     return obj
 
 
