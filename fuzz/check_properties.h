@@ -41,9 +41,9 @@ inline bool strip_policy_values(Node& n, const std::string& path, const std::set
   return !(had_children && n.items.empty() && n.members.empty());
 }
 
-// No integer whose exact JSON form is longer than 300 characters (see renders_faithfully).
+// No integer JSON cannot carry back (see renders_faithfully).
 inline bool renders_faithfully_integers(const Node& n) {
-  if (n.kind == NodeKind::integer && n.int_overflow && node_to_json(n).size() > 300) return false;
+  if (!integer_fits_json(n)) return false;
   for (const auto& item : n.items) {
     if (!renders_faithfully_integers(item)) return false;
   }

@@ -63,6 +63,11 @@ inline std::vector<Signature> form_signatures(const Diagnostics& ds) {
 //  - an integer beyond the double range (300+ digits): RapidJSON, the JSON reader, refuses the
 //    whole document (SG_INTEGER_RANGE, nothing loads), where YAML keeps the literal for the field
 //    to reject. Both are errors; they differ in how much else gets reported.
+// An integer past 300 digits is written exactly, but RapidJSON cannot read it back (SG_INTEGER_RANGE).
+inline bool integer_fits_json(const Node& n) {
+  return !(n.kind == NodeKind::integer && n.int_overflow && node_to_json(n).size() > 300);
+}
+
 inline bool renders_faithfully(const Node& n) {
   // A YAML tag naming an SDK class (`!SandboxDefaults {…}`) has no JSON form.
   if (n.given_as != GivenAs::none) return false;
@@ -70,7 +75,7 @@ inline bool renders_faithfully(const Node& n) {
     std::string j = node_to_json(n);
     return j.find('.') != std::string::npos && j.find_first_of("nN") == std::string::npos;
   }
-  if (n.kind == NodeKind::integer && n.int_overflow && node_to_json(n).size() > 300) return false;
+  if (!integer_fits_json(n)) return false;
   for (const auto& item : n.items) {
     if (!renders_faithfully(item)) return false;
   }
