@@ -1,14 +1,32 @@
-// The exact decimal of an integer literal beyond int64, at any length and in every YAML 1.1 form
-// (a 1,300-digit timeout was written as 360 nines: the quantity bignum saturates there).
+// Numbers as JSON: the exact decimal of an integer literal beyond int64, at any length and in
+// every YAML 1.1 form (a 1,300-digit timeout was written as 360 nines: the quantity bignum
+// saturates there), and doubles a YAML 1.1 reader reads back as floats.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "render/json_writer.h"
 
 namespace {
 
+using sandgate::render::double_literal;
 using sandgate::render::integer_literal_decimal;
+
+// Every double is written so that JSON and a YAML 1.1 reader both read it as the same float.
+TEST(DoubleLiteral, exponents_are_signed_and_mantissas_have_a_point) {
+  EXPECT_EQ(double_literal(8.88888888888889e66), "8.88888888888889e+66");
+  EXPECT_EQ(double_literal(1e100), "1.0e+100");
+  EXPECT_EQ(double_literal(-1e100), "-1.0e+100");
+  EXPECT_EQ(double_literal(1.5e-7), "1.5e-7");
+  EXPECT_EQ(double_literal(1e-7), "1.0e-7");
+  EXPECT_EQ(double_literal(2.5), "2.5");
+  EXPECT_EQ(double_literal(0.0), "0.0");
+  EXPECT_EQ(double_literal(3600.0), "3600.0");
+  for (double v : {8.88888888888889e66, 1e100, -1e-300, 1.7976931348623157e308, 5e-324, 0.1, 123456.789}) {
+    EXPECT_EQ(std::strtod(double_literal(v).c_str(), nullptr), v) << double_literal(v);
+  }
+}
 
 TEST(IntegerLiteralDecimal, long_literals_are_exact) {
   const std::string decimal = "1" + std::string(1300, '0');

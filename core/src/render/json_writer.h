@@ -97,6 +97,24 @@ void write_string_or_null(W& w, std::string_view s) {
   }
 }
 
+// A finite double as JSON that a YAML 1.1 reader (PyYAML, sandgate's own) also reads as a float:
+// its exponent signed and its mantissa with a point. RapidJSON writes `8.8e66` and `1e100`, valid
+// JSON but strings in YAML 1.1, whose floats are `1.0e+100` (fuzz_sandbox: a timeout of 8.8e66,
+// its JSON rendering read back as YAML, was a string).
+inline std::string double_literal(double v) {
+  char buf[40];
+  char* end = rapidjson::internal::dtoa(v, buf);
+  std::string out(buf, end);
+  std::size_t e = out.find('e');
+  if (e == std::string::npos) return out;
+  if (out.find('.') > e) {
+    out.insert(e, ".0");
+    e += 2;
+  }
+  if (e + 1 < out.size() && out[e + 1] != '-' && out[e + 1] != '+') out.insert(e + 1, "+");
+  return out;
+}
+
 template <typename W>
 void write_node(W& w, const Node& n) {
   switch (n.kind) {
@@ -116,7 +134,8 @@ void write_node(W& w, const Node& n) {
       break;
     case NodeKind::number:
       if (std::isfinite(n.number)) {
-        w.Double(n.number);
+        std::string literal = double_literal(n.number);
+        w.RawValue(literal.data(), literal.size(), rapidjson::kNumberType);
       } else {
         w.Null();  // JSON has no NaN or Infinity
       }
