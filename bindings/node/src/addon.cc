@@ -86,11 +86,11 @@ Napi::Value make_context_js(const Napi::CallbackInfo& info) {
 Napi::Value check_js(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto ctx = unwrap_context(env, info[0]);
-  sandgate::Document sandbox = load_layer(env, info[1], "sandbox");
-  std::optional<sandgate::Document> defaults, overrides;
-  if (!info[2].IsUndefined() && !info[2].IsNull()) defaults = load_layer(env, info[2], "defaults");
-  if (!info[3].IsUndefined() && !info[3].IsNull()) overrides = load_layer(env, info[3], "overrides");
-  return result_to_js(env, ctx->run(sandbox, defaults ? &*defaults : nullptr, overrides ? &*overrides : nullptr));
+  sandgate::Request::OwnedLayers layers;
+  layers.sandbox = load_layer(env, info[1], "sandbox");
+  if (!info[2].IsUndefined() && !info[2].IsNull()) layers.defaults = load_layer(env, info[2], "defaults");
+  if (!info[3].IsUndefined() && !info[3].IsNull()) layers.overrides = load_layer(env, info[3], "overrides");
+  return result_to_js(env, ctx->run(std::move(layers)));
 }
 
 // checkOnce(policy, runners, org, client, placement, sandbox, defaults, overrides) → result: the
@@ -101,11 +101,11 @@ Napi::Value check_once_js(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   std::shared_ptr<const CheckContext> ctx = make_context(
       env, info[0], info[1], info[2], string_arg(info, 3, "typescript", "client"), string_arg(info, 4, "", "placement"));
-  sandgate::Document sandbox = load_layer(env, info[5], "sandbox");
-  std::optional<sandgate::Document> defaults, overrides;
-  if (!info[6].IsUndefined() && !info[6].IsNull()) defaults = load_layer(env, info[6], "defaults");
-  if (!info[7].IsUndefined() && !info[7].IsNull()) overrides = load_layer(env, info[7], "overrides");
-  return result_to_js(env, ctx->run(sandbox, defaults ? &*defaults : nullptr, overrides ? &*overrides : nullptr));
+  sandgate::Request::OwnedLayers layers;
+  layers.sandbox = load_layer(env, info[5], "sandbox");
+  if (!info[6].IsUndefined() && !info[6].IsNull()) layers.defaults = load_layer(env, info[6], "defaults");
+  if (!info[7].IsUndefined() && !info[7].IsNull()) layers.overrides = load_layer(env, info[7], "overrides");
+  return result_to_js(env, ctx->run(std::move(layers)));
 }
 
 // normalizeResources(value, client) → result with resolved {requests, limits, gpu}

@@ -25,8 +25,8 @@ class CheckWorker : public Napi::AsyncWorker {
  protected:
   void Execute() override {
     results_.reserve(jobs_.size());
-    for (const auto& j : jobs_) {
-      results_.push_back(j.context->run(j.sandbox, j.defaults ? &*j.defaults : nullptr, j.overrides ? &*j.overrides : nullptr));
+    for (auto& j : jobs_) {
+      results_.push_back(j.context->run({std::move(j.defaults), std::move(j.sandbox), std::move(j.overrides)}));
     }
   }
 

@@ -115,11 +115,10 @@ std::shared_ptr<PolicyInput> load_policy(Napi::Env env, Napi::Value v, const std
   return p;
 }
 
-sandgate::Result CheckContext::run(const sandgate::Document& sandbox, const sandgate::Document* defaults,
-                                   const sandgate::Document* overrides) const {
+sandgate::Result CheckContext::run(sandgate::Request::OwnedLayers layers) const {
   // As the C++ conformance runner does: an unreadable policy, runners or org is the answer.
   if (!load_errors.empty()) return sandgate::Result::from_diagnostics(load_errors);
-  sandgate::Result r = engine.check(sandbox, defaults, overrides, options);
+  sandgate::Result r = engine.check(sandgate::Request::compile(std::move(layers), options));
   r.add_diagnostics(extra_errors);
   return r;
 }

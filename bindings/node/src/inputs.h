@@ -39,8 +39,8 @@ struct CheckContext {
   sandgate::Diagnostics load_errors;   // errors of inputs that could not be read: the whole answer
   sandgate::Diagnostics extra_errors;  // conversion errors of the inputs, added to every answer
 
-  sandgate::Result run(const sandgate::Document& sandbox, const sandgate::Document* defaults,
-                       const sandgate::Document* overrides) const;
+  // The layers are made for one call: their trees move into the compiled request, not copied.
+  sandgate::Result run(sandgate::Request::OwnedLayers layers) const;
 };
 
 // A request layer (sandbox, defaults, overrides) from text or from a JS value.

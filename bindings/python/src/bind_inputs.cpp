@@ -95,7 +95,9 @@ CheckOptions options_of(const std::string& client, const std::string& placement)
 
 namespace {
 
-CheckResult check(const InputDocument& sandbox, const InputDocument* defaults, const InputDocument* overrides,
+// Each layer document is made for one call (sandgate._inputs.layer): its tree moves into the
+// compiled request instead of being copied (the copy was a tenth of a check).
+CheckResult check(InputDocument& sandbox, InputDocument* defaults, InputDocument* overrides,
                   const LoadedPolicy* policy, const LoadedRunners* runners, const LoadedOrg* org,
                   const std::string& client, const std::string& placement) {
   CheckOptions options = options_of(client, placement);
@@ -105,10 +107,13 @@ CheckResult check(const InputDocument& sandbox, const InputDocument* defaults, c
   add_load_errors(org, load_errors);
   if (!load_errors.empty()) return result_of(std::move(load_errors));
   Engine engine(policy ? policy->value : nullptr, runners ? runners->value : nullptr, org ? org->value : nullptr);
+  Request::OwnedLayers layers;
+  layers.sandbox = std::move(sandbox.doc);
+  if (defaults) layers.defaults = std::move(defaults->doc);
+  if (overrides) layers.overrides = std::move(overrides->doc);
   CheckResult out;
   py::gil_scoped_release nogil;
-  out.result = engine.check(sandbox.doc, defaults ? &defaults->doc : nullptr, overrides ? &overrides->doc : nullptr,
-                            options);
+  out.result = engine.check(Request::compile(std::move(layers), options));
   return out;
 }
 

@@ -31,6 +31,11 @@ Engine::Engine(std::shared_ptr<const Policy> policy, std::shared_ptr<const Runne
   inputs_ = std::move(in);
 }
 
+const model::PolicyModel& empty_policy_model() {
+  static const model::PolicyModel empty;
+  return empty;
+}
+
 const Policy* Engine::policy() const { return inputs_->policy.get(); }
 
 Result Engine::check(const Document& sandbox, const Document* defaults, const Document* overrides,

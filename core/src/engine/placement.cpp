@@ -78,7 +78,7 @@ void choose_primary_runner(const RuleInput& in, Resolution& res, Findings& f) {
     res.policy_of_runner = true;
   }
   res.policy = policy;
-  res.policy_model = policy ? &policy->model() : &in.inputs.empty_policy;
+  res.policy_model = policy ? &policy->model() : &empty_policy_model();
   if (!res.primary) return;
   if (res.primary->builtin) {
     if (!res.primary->offers_every_gpu) res.runner_id = res.primary->id;  // the built-in serverless runner

@@ -17,10 +17,13 @@ struct CheckInputs {
   std::shared_ptr<const Policy> policy;
   std::shared_ptr<const Runners> runners;
   std::shared_ptr<const Org> org;
-  Diagnostics errors;               // errors of the three inputs: part of every result
-  model::PolicyModel empty_policy;  // no policy: {} (permissive)
-  model::OrgModel org_model;        // the org's, or the default entitlements
+  Diagnostics errors;         // errors of the three inputs: part of every result
+  model::OrgModel org_model;  // the org's, or the default entitlements
 };
+
+// No policy: {} (permissive). One for the process: the bindings build an Engine per call, and a
+// PolicyModel in every one was built and torn down each time.
+const model::PolicyModel& empty_policy_model();
 
 // What a finding's formatter may read.
 struct FindingContext {
