@@ -7,7 +7,8 @@
 # e.g. build the fuzz preset of an older commit in a worktree, then
 #   bench/fuzz_side_by_side.sh ../old/build/fuzz/fuzz build/fuzz/fuzz 240 fuzz_sandbox fuzz_check
 # Prints one line per target: executions, CPU seconds and executions per CPU-second of each, and
-# the ratio. Needs the seed corpora of scripts/test-fuzz.sh (build/fuzz-corpus).
+# the ratio. Seeds: SEEDS=DIR (default build/fuzz-corpus, scripts/test-fuzz.sh's). Give both builds
+# the older commit's seeds (its fuzz/make_corpus.py --out DIR): newer seeds hold inputs it fails on.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -15,7 +16,8 @@ old=$1 new=$2 seconds=${3:-240}
 shift $(( $# >= 3 ? 3 : $# ))
 targets=("${@:-fuzz_sandbox fuzz_check}")
 targets=(${targets[*]})
-[ -d build/fuzz-corpus ] || python3 fuzz/make_corpus.py --out build/fuzz-corpus
+seeds=${SEEDS:-build/fuzz-corpus}
+[ -d "$seeds" ] || python3 fuzz/make_corpus.py --out "$seeds"
 out=$(mktemp -d)
 export ASAN_OPTIONS="malloc_context_size=0:detect_leaks=1"
 run_one() {  # label bin target
@@ -23,7 +25,7 @@ run_one() {  # label bin target
   mkdir -p "$out/$label-$t"
   /usr/bin/time -f "%U %S" -o "$out/$label-$t.time" \
     "$bin/$t" -seed=1 -max_total_time="$seconds" -max_len=4096 -dict="fuzz/dict/$dict.dict" \
-    "$out/$label-$t" "build/fuzz-corpus/$t" > "$out/$label-$t.log" 2>&1 || true
+    "$out/$label-$t" "$seeds/$t" > "$out/$label-$t.log" 2>&1 || true
 }
 for t in "${targets[@]}"; do
   run_one old "$old" "$t" &
