@@ -95,6 +95,17 @@ CheckOptions options_of(const std::string& client, const std::string& placement)
 
 namespace {
 
+// An optional argument taken as a handle: pybind11 loads a None for a `T*` parameter only on its
+// second, converting pass, after probing NoneType for a foreign module's type (an AttributeError
+// raised and cleared) — so every call with a None layer converted all its arguments twice and paid
+// two exceptions per None (a third of `check({})`).
+template <typename T>
+T* optional_arg(py::handle h, const char* name, const char* class_name) {
+  if (h.is_none()) return nullptr;
+  if (!py::isinstance<T>(h)) throw py::type_error(std::string(name) + " must be a " + class_name + " or None");
+  return h.cast<T*>();
+}
+
 // Each layer document is made for one call (sandgate._inputs.layer): its tree moves into the
 // compiled request instead of being copied (the copy was a tenth of a check).
 CheckResult check(InputDocument& sandbox, InputDocument* defaults, InputDocument* overrides,
@@ -223,9 +234,19 @@ void bind_inputs(py::module_& m) {
       .def("to_json", [](const CheckResult& r, bool pretty) { return result_to_json(r.result, pretty); },
            py::arg("pretty") = true, "The SPEC §7 object as JSON text (for debugging).");
 
-  m.def("check", &check, py::arg("sandbox"), py::arg("defaults").none(true), py::arg("overrides").none(true),
-        py::arg("policy").none(true), py::arg("runners").none(true), py::arg("org").none(true),
-        py::arg("client") = "python", py::arg("placement") = "");
+  m.def(
+      "check",
+      [](InputDocument& sandbox, py::handle defaults, py::handle overrides, py::handle policy, py::handle runners,
+         py::handle org, const std::string& client, const std::string& placement) {
+        return check(sandbox, optional_arg<InputDocument>(defaults, "defaults", "InputDocument"),
+                     optional_arg<InputDocument>(overrides, "overrides", "InputDocument"),
+                     optional_arg<LoadedPolicy>(policy, "policy", "LoadedPolicy"),
+                     optional_arg<LoadedRunners>(runners, "runners", "LoadedRunners"),
+                     optional_arg<LoadedOrg>(org, "org", "LoadedOrg"), client, placement);
+      },
+      py::arg("sandbox"), py::arg("defaults").none(true), py::arg("overrides").none(true), py::arg("policy").none(true),
+      py::arg("runners").none(true), py::arg("org").none(true), py::arg("client") = "python",
+      py::arg("placement") = "");
   m.def("normalize_resources", &normalize, py::arg("value"), py::arg("client") = "python");
 }
 

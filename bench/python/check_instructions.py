@@ -1,0 +1,72 @@
+"""Instructions per ``sandgate.check(dict)`` call from Python, on each README example, counted by
+callgrind: the same count on every run of the same build, whatever else the machine does (the
+times of bench_check.py move by ±40 % on a shared 2-core machine).
+
+    .venv/bin/python bench/python/check_instructions.py [--calls 300]
+
+Each example runs in its own process under ``valgrind --tool=callgrind`` twice, with 0 and with
+``--calls`` calls after the same set-up (imports, policy/runners/org loaded once, the request
+read with PyYAML); the difference over the calls is one call's instructions — the Python wrapper,
+the conversion of the dict, compiling and checking, and the lazy ``Result``. ``PYTHONPATH`` picks
+the build to measure (e.g. another commit installed with ``pip install --target DIR``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+# bench/examples.h: the README examples and the policy each is checked against.
+EXAMPLES = [
+    ("sandboxes/prod-ok.yaml", "policies/production-cks.yaml"),
+    ("sandboxes/sunk-ok.yaml", "policies/sunk-slurm.yaml"),
+    ("sandboxes/sunk-partition-override.yaml", "policies/sunk-slurm.yaml"),
+    ("sandboxes/gpu-wrong-case.yaml", "policies/gpu-cks.yaml"),
+    ("sandboxes/memory-volume-80.yaml", "policies/production-cks.yaml"),
+    ("sandboxes/cpu-above-max.yaml", "policies/production-cks.yaml"),
+]
+
+PROGRAM = """
+import sys, yaml, sandgate
+from pathlib import Path
+e = Path(sys.argv[1])
+policy = sandgate.Policy.load(e / sys.argv[3])
+runners = sandgate.Runners.load(e / "runners.yaml")
+org = sandgate.Org.load(e / "org.yaml")
+request = yaml.safe_load((e / sys.argv[2]).read_text())
+ok = sandgate.check(request, policy=policy, runners=runners, org=org).ok
+for _ in range(int(sys.argv[4])):
+    sandgate.check(request, policy=policy, runners=runners, org=org)
+print("passes" if ok else "fails")
+"""
+
+
+def collected(sandbox: str, policy: str, calls: int) -> tuple[int, str]:
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", PROGRAM,
+           str(ROOT / "examples"), sandbox, policy, str(calls)]
+    run = subprocess.run(cmd, capture_output=True, text=True, check=True, env=dict(os.environ))
+    m = re.search(r"Collected : (\d+)", run.stderr)
+    if not m:
+        raise SystemExit(f"no callgrind total in:\n{run.stderr[-2000:]}")
+    return int(m.group(1)), run.stdout.strip()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--calls", type=int, default=300)
+    args = parser.parse_args()
+    print(f"{'example':<40} {'verdict':<7} {'instructions per check(dict)':>29}")
+    for sandbox, policy in EXAMPLES:
+        base, _ = collected(sandbox, policy, 0)
+        total, verdict = collected(sandbox, policy, args.calls)
+        print(f"{sandbox:<40} {verdict:<7} {(total - base) / args.calls:>29,.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
