@@ -23,10 +23,6 @@ namespace {
 
 constexpr std::size_t k_convert_batch = 64;  // Python values converted per hold of the GIL
 
-bool is_dataclass_instance(PyObject* v) {
-  return PyObject_HasAttrString(reinterpret_cast<PyObject*>(Py_TYPE(v)), "__dataclass_fields__") == 1;
-}
-
 // A plain dict none of whose values is a dataclass instance: what check() reads as it is.
 bool plain_layer(PyObject* v) {
   if (!PyDict_CheckExact(v)) return false;

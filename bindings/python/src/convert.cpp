@@ -343,12 +343,6 @@ class Converter {
     return Node::make_null();
   }
 
-  static bool is_dataclass_instance(PyObject* o) {
-    if (PyType_Check(o)) return false;  // a dataclass type is not a value
-    int has = PyObject_HasAttrString(reinterpret_cast<PyObject*>(Py_TYPE(o)), "__dataclass_fields__");
-    return has == 1;
-  }
-
   // The fields of a dataclass that make up its value: public and shown in its repr. The SDK hides
   // credentials and bookkeeping (SandboxDefaults.auth, Container._observed) with repr=False.
   py::object field_names(PyObject* o) {
@@ -466,6 +460,15 @@ class Converter {
 };
 
 }  // namespace
+
+bool is_dataclass_instance(PyObject* o) {
+  if (PyUnicode_CheckExact(o) || PyLong_CheckExact(o) || PyDict_CheckExact(o) || PyList_CheckExact(o) ||
+      PyBool_Check(o) || PyFloat_CheckExact(o) || PyTuple_CheckExact(o) || o == Py_None || PyBytes_CheckExact(o)) {
+    return false;
+  }
+  if (PyType_Check(o)) return false;  // a dataclass type is not a value
+  return PyObject_HasAttrString(reinterpret_cast<PyObject*>(Py_TYPE(o)), "__dataclass_fields__") == 1;
+}
 
 Converted to_node(py::handle value, const std::string& input, const std::string& base_path, const Limits& limits) {
   Converter c(input, limits);

@@ -25,4 +25,9 @@ struct Converted {
 Converted to_node(pybind11::handle value, const std::string& input, const std::string& base_path = "",
                   const Limits& limits = Limits{});
 
+// Whether `o` is an instance of a dataclass. Plain values (str, int, dict, …) answer at once: the
+// attribute probe raises and clears an AttributeError each time (a microsecond; check_many asked
+// it for every value of every record).
+bool is_dataclass_instance(PyObject* o);
+
 }  // namespace sandgate::python
