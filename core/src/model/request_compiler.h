@@ -28,6 +28,9 @@ struct RequestCompiler {
   // The defaults came as the SandboxDefaults dataclass (its root given_as), not as the dict that
   // SandboxDefaults.from_dict reads: the dataclass keeps its volumes as they are.
   bool defaults_dataclass = false;
+  // Whether the SDK built a value of this layer with SandboxDefaults.from_dict (a defaults layer
+  // given as a plain dict), which constructs every option class and so runs its checks.
+  bool built_by_from_dict(Layer layer) const { return layer == Layer::defaults && !defaults_dataclass; }
   // `volumes` of a layer that a later layer's `volumes` replaced (N-LAYER): never sent, but the
   // Python SDK built their option classes before the merge (R-VOL, read_volumes).
   std::vector<MergedField> replaced_volumes;

@@ -113,7 +113,7 @@ struct Reader {
     bool given_registered = v.node->given_as == GivenAs::registered_volume_options;
     bool registered = given_registered || static_cast<bool>(v["volume_id"]);
     bool mounted = mp_at && mp_at.node->is_string() && !mp_at.node->text.empty();
-    bool from_dict = v.layer == Layer::defaults && !c.defaults_dataclass;
+    bool from_dict = c.built_by_from_dict(v.layer);
     bool bypass = registered && !mounted && !given_registered && !from_dict && !built_only;
     if (registered && !bypass) {
       if (!mp_at) {
@@ -227,7 +227,7 @@ void read_volumes(RequestCompiler& c) {
   if (m.client == Client::python) {
     for (const MergedField& f : c.replaced_volumes) {
       Cursor list{&f.member.value, &f.member, f.origin.path, f.origin.layer};
-      bool from_dict = f.origin.layer == Layer::defaults && !c.defaults_dataclass;
+      bool from_dict = c.built_by_from_dict(f.origin.layer);
       for (std::size_t i = 0; i < list.size(); ++i) {
         Cursor v = list.at(i);
         if (v.node->is_object() && (from_dict || v.node->given_as != GivenAs::none)) r.read(v, "", true);
