@@ -26,7 +26,8 @@ class CheckWorker : public Napi::AsyncWorker {
   void Execute() override {
     results_.reserve(jobs_.size());
     for (auto& j : jobs_) {
-      results_.push_back(j.context->run({std::move(j.defaults), std::move(j.sandbox), std::move(j.overrides)}));
+      results_.push_back(j.context->run(
+          {.defaults = std::move(j.defaults), .sandbox = std::move(j.sandbox), .overrides = std::move(j.overrides)}));
     }
   }
 
