@@ -10,7 +10,8 @@
 
 namespace sandgate::detail {
 
-// Returns false when the text could not be read into a tree at all.
+// Returns false when the text could not be read into a tree at all. The text must be valid UTF-8
+// without NUL (load_text checks it first; load_json relies on it).
 bool load_yaml(std::string_view text, const LineIndex& lines, const Limits& limits, Node& root,
                DiagnosticSink& sink);
 bool load_json(std::string_view text, const LineIndex& lines, const Limits& limits, Node& root,

@@ -180,17 +180,18 @@ void report_removed(RequestCompiler& c, DiagnosticSink& sink, const Member& m, c
 void check_keywords(RequestCompiler& c, Node& root, Layer layer, DiagnosticSink& sink) {
   for (auto it = root.members.begin(); it != root.members.end();) {
     const Member& m = *it;
-    std::string path = pointer_join("", m.input_key());
+    // Built only for a report: most members have none, and this runs for every member of every layer.
+    auto path = [&] { return pointer_join("", m.input_key()); };
     bool erase = false;
     if (layer != Layer::defaults || m.key != "max_timeout_seconds") {  // defaults: SG_FIELD_NOT_ALLOWED_IN_DEFAULTS
       for (const auto& r : k_removed_top) {
-        if (m.key == r.key) report_removed(c, sink, m, path, r);
+        if (m.key == r.key) report_removed(c, sink, m, path(), r);
       }
     }
     if (m.key == "network" && m.value.is_object()) {
       for (const auto& nm : m.value.members) {
         for (const auto& r : k_removed_network) {
-          if (nm.key == r.key) report_removed(c, sink, nm, pointer_join(path, nm.input_key()), r);
+          if (nm.key == r.key) report_removed(c, sink, nm, pointer_join(path(), nm.input_key()), r);
         }
       }
     }
@@ -208,12 +209,12 @@ void check_keywords(RequestCompiler& c, Node& root, Layer layer, DiagnosticSink&
       std::string hint = alias ? "write \"" + m.key + "\" (\"" + m.original_key + "\" is sandgate's alias)"
                        : layer == Layer::function ? "set it in SandboxDefaults or per sandbox"
                                                   : "leave it out: the Python SDK does not take it";
-      Diagnostic& d = sink.add(Code::NOT_A_PYTHON_KEYWORD, path, m.key_mark, what, hint);
+      Diagnostic& d = sink.add(Code::NOT_A_PYTHON_KEYWORD, path(), m.key_mark, what, hint);
       if (layer == Layer::defaults) d.severity = Severity::warning;
       apply_client(d, c.m.client);
     }
     if (layer == Layer::function && m.key == "mounted_files" && m.value.is_object() && !m.value.members.empty()) {
-      Diagnostic& d = sink.add(Code::TYPE_MISMATCH, path, m.value.mark.known() ? m.value.mark : m.key_mark,
+      Diagnostic& d = sink.add(Code::TYPE_MISMATCH, path(), m.value.mark.known() ? m.value.mark : m.key_mark,
                                "session.function() takes mounted_files as a list of {mount_path, file_content} dicts, "
                                "not a mapping (it keeps only the mapping's keys)",
                                "write [{mount_path: …, file_content: …}]");
