@@ -4,6 +4,7 @@ whatever the number of threads, with the GIL released while the engine runs."""
 from __future__ import annotations
 
 import dataclasses
+import gc
 import json
 import threading
 import time
@@ -196,6 +197,38 @@ def test_the_iterator_is_lazy(policy: sandgate.Policy) -> None:
     first = [next(it) for _ in range(10)]
     assert all(r.ok for r in first)
     assert consumed < 20_000  # an endless source: only a chunk was read
+
+
+def test_an_abandoned_threaded_check_stops_reading(policy: sandgate.Policy) -> None:
+    # With threads, a runner keeps checking between calls; dropping the iterator must stop it (no
+    # hang, no thread left reading an endless source).
+    consumed = 0
+
+    def gen() -> Any:
+        nonlocal consumed
+        while True:
+            consumed += 1
+            yield {"resources": {"cpu": "1", "memory": "1Gi"}}
+
+    it = sandgate.check_many(gen(), policy=policy, threads=2)
+    assert all(next(it).ok for _ in range(3000))
+    it.close()
+    del it
+    gc.collect()
+    after = consumed
+    time.sleep(0.1)
+    assert consumed == after
+    assert after < 3000 + 5000  # what was queued ahead, bounded
+
+
+def test_a_threaded_stream_matches_one_thread_record_for_record(policy: sandgate.Policy) -> None:
+    text = b"".join(b'{"id": "r%d", "sandbox": {"resources": {"cpu": "%d", "memory": "1Gi"}}}\n' % (i, 1 + i % 12)
+                    for i in range(5000))
+    one = [(r.ok, [d.code for d in r.errors]) for r in sandgate.check_many(text, policy=policy, threads=1)]
+    two = [(r.ok, [d.code for d in r.errors]) for r in sandgate.check_many(text, policy=policy, threads=2)]
+    assert len(one) == 5000
+    assert one == two
+    assert {ok for ok, _ in one} == {True, False}
 
 
 def test_the_gil_is_released_while_records_are_checked(policy: sandgate.Policy) -> None:
