@@ -176,6 +176,9 @@ test('a lazy result behaves as a plain object', async () => {
   assert.throws(() => bad.raiseForErrors(), sandgate.CWSandboxError);
   assert.throws(() => sandgate.throwIfErrors(check({ containerImage: 'x:1', resources: { cpu: '-1' } })), sandgate.CWSandboxError);
   assert.equal(sandgate.errorFor(make()), null);
+  // A Proxy is not cloneable (docs/node.md says so); a spread copy is.
+  assert.throws(() => structuredClone(make()), { name: 'DataCloneError' });
+  assert.deepStrictEqual(structuredClone({ ...make() }), JSON.parse(JSON.stringify(eager)));
 });
 
 test('checkMany and validatePolicy results are the same lazy objects', async () => {
