@@ -4,7 +4,8 @@
 //
 // Results are plain objects with the field names of the CLI's JSON output (SPEC §3 and §7:
 // `placement_mode`, `qos_class`, `grpc_code`, …), so one result reads the same from the CLI, Python
-// and Node. Each carries a non-enumerable `raiseForErrors()`.
+// and Node. Each carries a non-enumerable `raiseForErrors()`. A check's result is filled on first
+// use (see "Lazy results" below).
 const fs = require('node:fs');
 const { Stream } = require('node:stream');
 const { fileURLToPath } = require('node:url');
@@ -26,6 +27,97 @@ function raiseForErrors() {
 function finish(result) {
   Object.defineProperty(result, 'raiseForErrors', { value: raiseForErrors, enumerable: false });
   return result;
+}
+
+// ---- Lazy results (issue 12, item 2) ----
+// A check hands its result over as JSON text (src/result_json.h): building the same objects member
+// by member through N-API was most of a call. The result is a plain object behind a Proxy: `ok` is
+// there at once; the first read of any other field (`diagnostics`, `resolved`, …, the fields after
+// `ok` of core/include/sandgate/result_shape.def, which the addon lists), or anything that looks at
+// the object as a whole (Object.keys, spread, JSON.stringify, deepEqual, `in`, assignment), parses
+// the text into the target once; from then on the target is the plain result, member for member
+// what a check built before, with its non-enumerable raiseForErrors, and the Proxy only forwards.
+// The handler is a class defined once: one small instance per result holds the text, its
+// prototype holds the traps. (Accessors defined on each result, tried before, cost what they saved.)
+// When JSON cannot carry a result (a bigint, a non-finite number, a `__proto__` key), the addon
+// builds the object itself and it is returned plain.
+const LAZY_FIELDS = Object.freeze(native.resultFields());
+const LAZY = Object.create(null);
+for (const name of LAZY_FIELDS) LAZY[name] = true;
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+// util.inspect looks at a Proxy's target without its traps: until the target is filled, it carries
+// this hook, which fills it (through the Proxy, `this`) and lets inspect show the target as it would
+// any plain object (returning `this` tells inspect to go on with the target).
+function inspectResult() {
+  void this.diagnostics;
+  return this;
+}
+
+class LazyResult {
+  constructor(text) {
+    this.text = text;
+  }
+
+  fill(target) {
+    const text = this.text;
+    if (text === null) return;
+    this.text = null;
+    delete target[INSPECT]; // the last member added: the target keeps its fast shape
+    const data = JSON.parse(text);
+    for (const key of Object.keys(data)) if (key !== 'ok') target[key] = data[key];
+    finish(target);
+  }
+
+  get(target, key) {
+    if (this.text !== null) {
+      if (LAZY[key] === true) this.fill(target);
+      else if (key === 'raiseForErrors') return raiseForErrors;
+      else if (key === INSPECT) return undefined;
+    }
+    return target[key];
+  }
+
+  has(target, key) {
+    if (key !== 'ok') this.fill(target);
+    return Reflect.has(target, key);
+  }
+
+  set(target, key, value) {
+    this.fill(target);
+    return Reflect.set(target, key, value);
+  }
+
+  ownKeys(target) {
+    this.fill(target);
+    return Reflect.ownKeys(target);
+  }
+
+  getOwnPropertyDescriptor(target, key) {
+    this.fill(target);
+    return Reflect.getOwnPropertyDescriptor(target, key);
+  }
+
+  defineProperty(target, key, descriptor) {
+    this.fill(target);
+    return Reflect.defineProperty(target, key, descriptor);
+  }
+
+  deleteProperty(target, key) {
+    this.fill(target);
+    return Reflect.deleteProperty(target, key);
+  }
+
+  preventExtensions(target) {
+    this.fill(target);
+    return Reflect.preventExtensions(target);
+  }
+}
+
+// A native call's result: JSON text (`{"ok":true…` or `{"ok":false…`) made lazy, or an object.
+function result(raw) {
+  if (typeof raw !== 'string') return finish(raw);
+  return new Proxy({ ok: raw.charCodeAt(6) === 116, [INSPECT]: inspectResult }, new LazyResult(raw));
 }
 
 // Options are checked here, not in C++: a misspelt option is a programming error (TypeError),
@@ -205,7 +297,7 @@ class Checker {
 
   /** What the server and the SDK would do with one request (SPEC §7). */
   check(sandbox, { defaults, overrides } = {}) {
-    return finish(native.check(this.#context, documentInput(sandbox, 'sandbox'), documentInput(defaults, 'defaults'),
+    return result(native.check(this.#context, documentInput(sandbox, 'sandbox'), documentInput(defaults, 'defaults'),
       documentInput(overrides, 'overrides')));
   }
 
@@ -224,7 +316,7 @@ class Checker {
       const end = Math.min(start + BATCH, items.length);
       for (let i = start; i < end; i++) batch.push(this.#item(items[i], defaults, overrides, i));
       pending.push(native.checkBatch(batch).then((results) => {
-        for (let k = 0; k < results.length; k++) out[start + k] = finish(results[k]);
+        for (let k = 0; k < results.length; k++) out[start + k] = result(results[k]);
       }));
       // Converting JS values must happen on this thread: yield between batches, so timers and
       // I/O run while the worker threads check what is already converted.
@@ -284,7 +376,7 @@ function check(sandbox, options = {}) {
   // builds the context on its stack (a handle is freed only by a finalizer after a GC and an event
   // loop turn, so a synchronous loop of check() calls grew without bound).
   const [policy, runners, org] = contextInputs(o);
-  return finish(native.checkOnce(policy, runners, org, o.client, o.placement, documentInput(sandbox, 'sandbox'),
+  return result(native.checkOnce(policy, runners, org, o.client, o.placement, documentInput(sandbox, 'sandbox'),
     documentInput(o.defaults, 'defaults'), documentInput(o.overrides, 'overrides')));
 }
 
@@ -340,7 +432,7 @@ async function diffPolicies(oldPolicy, newPolicy, records, options = {}) {
 
 /** Validates a policy (text, a JS value, or a Policy): `{ok, diagnostics}`. */
 function validatePolicy(doc) {
-  return finish(native.validatePolicy(documentInput(doc, 'policy', true), ''));
+  return result(native.validatePolicy(documentInput(doc, 'policy', true), ''));
 }
 
 /** N-RES alone (SPEC §5.2): the requests/limits/gpu an SDK would send for a `resources` value. */

@@ -7,6 +7,7 @@
 #include "inputs.h"
 #include "js_to_node.h"
 #include "node_to_js.h"
+#include "result_json.h"
 #include "sandgate/sandgate.h"
 
 namespace sandgate_node {
@@ -66,12 +67,12 @@ Napi::Value policy_info(const Napi::CallbackInfo& info) {
   return o;
 }
 
-// validatePolicy(textOrObjectOrHandle, file) → {ok, diagnostics}
+// validatePolicy(textOrObjectOrHandle, file) → {ok, diagnostics}, as JSON text (result_json.h)
 Napi::Value validate_policy_js(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   std::shared_ptr<PolicyInput> p = unwrap_policy(info[0]);
   if (!p) p = load_policy(env, info[0], string_arg(info, 1, "", "file"), false);
-  return result_to_js(env, sandgate::Result::from_diagnostics(p->diagnostics));
+  return result_to_js_or_text(env, sandgate::Result::from_diagnostics(p->diagnostics));
 }
 
 // makeContext(policy, runners, org, client, placement) → context handle
@@ -82,7 +83,8 @@ Napi::Value make_context_js(const Napi::CallbackInfo& info) {
   return wrap_context(env, std::move(ctx));
 }
 
-// check(context, sandbox, defaults, overrides) → result
+// check(context, sandbox, defaults, overrides) → the result as JSON text, or as an object when
+// JSON cannot carry it (result_json.h); index.js wraps either.
 Napi::Value check_js(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto ctx = unwrap_context(env, info[0]);
@@ -90,10 +92,10 @@ Napi::Value check_js(const Napi::CallbackInfo& info) {
   layers.sandbox = load_layer(env, info[1], "sandbox");
   if (!info[2].IsUndefined() && !info[2].IsNull()) layers.defaults = load_layer(env, info[2], "defaults");
   if (!info[3].IsUndefined() && !info[3].IsNull()) layers.overrides = load_layer(env, info[3], "overrides");
-  return result_to_js(env, ctx->run(std::move(layers)));
+  return result_to_js_or_text(env, ctx->run(std::move(layers)));
 }
 
-// checkOnce(policy, runners, org, client, placement, sandbox, defaults, overrides) → result: the
+// checkOnce(policy, runners, org, client, placement, sandbox, defaults, overrides) → as check: the
 // free function check(). The context lives on this call's stack, never in an External: an External
 // per call is freed only by its finalizer, which Node runs from the event loop after a GC, so a
 // synchronous loop of check() calls piled up every context (issue 12, item 7).
@@ -105,7 +107,7 @@ Napi::Value check_once_js(const Napi::CallbackInfo& info) {
   layers.sandbox = load_layer(env, info[5], "sandbox");
   if (!info[6].IsUndefined() && !info[6].IsNull()) layers.defaults = load_layer(env, info[6], "defaults");
   if (!info[7].IsUndefined() && !info[7].IsNull()) layers.overrides = load_layer(env, info[7], "overrides");
-  return result_to_js(env, ctx->run(std::move(layers)));
+  return result_to_js_or_text(env, ctx->run(std::move(layers)));
 }
 
 // normalizeResources(value, client) → result with resolved {requests, limits, gpu}
@@ -229,6 +231,17 @@ Napi::Value grpc_codes_js(const Napi::CallbackInfo& info) {
 
 Napi::Value codes_js(const Napi::CallbackInfo& info) { return codes_to_js(info.Env()); }
 
+// resultFields() → the result fields after `ok`, in result_shape.def's order (index.js's lazy ones).
+Napi::Value result_fields_js(const Napi::CallbackInfo& info) { return result_lazy_fields(info.Env()); }
+
+// resultsAsText(on) → whether results were handed over as text before: off, every result comes as
+// an object, as result_to_js builds it (for tests that compare the two).
+Napi::Value results_as_text_js(const Napi::CallbackInfo& info) {
+  bool before = results_as_text();
+  set_results_as_text(info[0].ToBoolean().Value());
+  return Napi::Boolean::New(info.Env(), before);
+}
+
 Napi::Object init(Napi::Env env, Napi::Object exports) {
   struct Fn {
     const char* name;
@@ -255,6 +268,8 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
       {"knownReasons", known_reasons_js},
       {"grpcCodes", grpc_codes_js},
       {"codes", codes_js},
+      {"resultFields", result_fields_js},
+      {"resultsAsText", results_as_text_js},
   };
   for (const auto& f : fns) exports.Set(f.name, Napi::Function::New(env, f.fn, f.name));
   return exports;

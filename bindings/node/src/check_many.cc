@@ -1,10 +1,11 @@
 // checkBatch: the engine runs on a libuv worker thread; JS values are read into Node trees on the
 // main thread first (V8 values may not be touched anywhere else), and results are turned into JS
-// objects back on the main thread.
+// JSON text on the worker too: the main thread only makes one string per result (result_json.h).
 #include "check_many.h"
 
 #include "inputs.h"
 #include "node_to_js.h"
+#include "result_json.h"
 
 namespace sandgate_node {
 namespace {
@@ -18,16 +19,23 @@ struct Job {
 class CheckWorker : public Napi::AsyncWorker {
  public:
   CheckWorker(Napi::Env env, std::vector<Job> jobs)
-      : Napi::AsyncWorker(env, "sandgate.checkMany"), jobs_(std::move(jobs)), deferred_(Napi::Promise::Deferred::New(env)) {}
+      : Napi::AsyncWorker(env, "sandgate.checkMany"),
+        jobs_(std::move(jobs)),
+        as_text_(results_as_text()),
+        deferred_(Napi::Promise::Deferred::New(env)) {}
 
   Napi::Promise promise() const { return deferred_.Promise(); }
 
  protected:
   void Execute() override {
     results_.reserve(jobs_.size());
-    for (auto& j : jobs_) {
+    texts_.resize(jobs_.size());
+    exact_.resize(jobs_.size());
+    for (std::size_t i = 0; i < jobs_.size(); ++i) {
+      auto& j = jobs_[i];
       results_.push_back(j.context->run(
           {.defaults = std::move(j.defaults), .sandbox = std::move(j.sandbox), .overrides = std::move(j.overrides)}));
+      exact_[i] = as_text_ && result_to_json_text(results_.back(), texts_[i]);
     }
   }
 
@@ -35,7 +43,10 @@ class CheckWorker : public Napi::AsyncWorker {
     Napi::Env env = Env();
     try {
       Napi::Array out = Napi::Array::New(env, results_.size());
-      for (std::size_t i = 0; i < results_.size(); ++i) out.Set(static_cast<std::uint32_t>(i), result_to_js(env, results_[i]));
+      for (std::size_t i = 0; i < results_.size(); ++i) {
+        Napi::HandleScope scope(env);
+        out.Set(static_cast<std::uint32_t>(i), result_to_js_or_text(env, results_[i], texts_[i], exact_[i]));
+      }
       deferred_.Resolve(out);
     } catch (const Napi::Error& e) {
       deferred_.Reject(e.Value());
@@ -46,7 +57,10 @@ class CheckWorker : public Napi::AsyncWorker {
 
  private:
   std::vector<Job> jobs_;
+  bool as_text_;
   std::vector<sandgate::Result> results_;
+  std::vector<std::string> texts_;
+  std::vector<char> exact_;  // texts_[i] says what result_to_js would build
   Napi::Promise::Deferred deferred_;
 };
 

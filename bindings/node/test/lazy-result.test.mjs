@@ -1,0 +1,204 @@
+// Lazy results (issue 12, item 2): a check hands its result over as JSON text, and index.js fills
+// a plain object from it on first use. These tests hold that the filled result is, member for
+// member, the object the addon builds itself (`resultsAsText(false)`), over every conformance
+// case and the examples, over strings and numbers that JSON writes in more than one way, and when
+// JSON cannot carry a value; and that the object behaves as a plain one wherever it is looked at.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { types, inspect } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
+import sandgate, { Checker, check, checkMany, Policy, validatePolicy } from 'sandgate';
+
+const require = createRequire(import.meta.url);
+const native = require('../lib/native.js');
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+
+// `fn` run with results as text (lazy) and as objects (built by the addon).
+function both(fn) {
+  const lazy = fn();
+  const before = native.resultsAsText(false);
+  try {
+    return { lazy, eager: fn() };
+  } finally {
+    native.resultsAsText(before);
+  }
+}
+
+// JSON.stringify, with bigints (which the addon builds past 2^53) spelled out.
+const json = (v) => JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? `${x}n` : x));
+
+function assertSame(lazy, eager, what) {
+  assert.equal(Object.getPrototypeOf(eager), Object.prototype, `${what}: the addon built a plain object`);
+  assert.equal(typeof lazy.ok, 'boolean');
+  assert.equal(lazy.ok, eager.ok, `${what}: ok`);
+  assert.equal(json(lazy), json(eager), `${what}: JSON`);
+  assert.deepStrictEqual(lazy, eager, what);
+  assert.deepEqual(Object.getOwnPropertyNames(lazy), Object.getOwnPropertyNames(eager), `${what}: own names`);
+}
+
+function yamlFiles(dir) {
+  const out = [];
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...yamlFiles(path));
+    else if (name.endsWith('.yaml')) out.push(path);
+  }
+  return out;
+}
+
+test('every conformance case: the lazy result is the object the addon builds', () => {
+  let n = 0;
+  for (const file of yamlFiles(join(repo, 'tests/conformance'))) {
+    if (file.includes('/diff/')) continue;
+    const doc = YAML.parse(readFileSync(file, 'utf8'), { version: '1.1' });
+    for (const c of doc.cases ?? []) {
+      const text = (k) => (typeof c[k] === 'string' ? c[k] : undefined);
+      const options = c.options && typeof c.options === 'object' ? c.options : {};
+      const { lazy, eager } = file.includes('/policy/')
+        ? both(() => validatePolicy(Policy.fromText(c.policy ?? '', { file: 'policy.yaml' })))
+        : both(() => check(text('sandbox') ?? '{}', {
+          policy: text('policy'), runners: text('runners'), org: text('org'), defaults: text('defaults'),
+          overrides: text('overrides'), client: options.client === undefined ? 'python' : String(options.client),
+          placement: options.placement === undefined ? undefined : String(options.placement),
+        }));
+      assertSame(lazy, eager, `${file} :: ${c.name}`);
+      n++;
+    }
+  }
+  assert.ok(n > 500, `only ${n} cases`);
+});
+
+test('every example sandbox against every example policy, from values and from text', () => {
+  const read = (p) => readFileSync(join(repo, 'examples', p), 'utf8');
+  const runners = read('runners.yaml');
+  const org = read('org.yaml');
+  for (const p of readdirSync(join(repo, 'examples/policies')).sort()) {
+    const policy = Policy.fromText(read(`policies/${p}`));
+    const checker = new Checker({ policy, runners, org });
+    for (const s of readdirSync(join(repo, 'examples/sandboxes')).sort()) {
+      const text = read(`sandboxes/${s}`);
+      const r1 = both(() => checker.check(YAML.parse(text)));
+      assertSame(r1.lazy, r1.eager, `${s} / ${p} (value)`);
+      const r2 = both(() => checker.check(text));
+      assertSame(r2.lazy, r2.eager, `${s} / ${p} (text)`);
+    }
+  }
+});
+
+test('strings JSON must escape or may write as they are come back exactly', () => {
+  const control = Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).join('');
+  const values = ['"', '\\', '\\"', control, `${control}${control}`, 'a"b\\c\u0001d', '12345678"', '1234567\\', '"1234567',
+    'x'.repeat(7) + '\u001f' + 'y'.repeat(9), '\u007f\u0080\u00ff', '\u2028\u2029', 'é—日本語', '😀 emoji 😀', 'ab\ud800cd',
+    '\udfff', '</script>', '', ' '.repeat(100)];
+  const annotations = Object.fromEntries(values.map((v, i) => [`k${i}`, v]));
+  annotations['key"with\\escapes\n'] = 'v';
+  const { lazy, eager } = both(() => check({ containerImage: 'x:1', annotations, environmentVariables: annotations }));
+  assertSame(lazy, eager, 'escapes');
+  for (const [k, v] of Object.entries(annotations)) {
+    // Lone surrogates cannot be UTF-8: the converter reads them as U+FFFD, as before.
+    assert.equal(lazy.resolved.annotations[k], v.replace(/[\ud800-\udfff]/gu, '\ufffd'), JSON.stringify(k));
+  }
+});
+
+test('invalid UTF-8 in text decodes as it did', () => {
+  const bytes = Buffer.concat([Buffer.from('container_image: "a'), Buffer.from([0xe2, 0x82]), Buffer.from('b"\nannotations: {k: "'),
+    Buffer.from([0xff, 0xc0, 0x80, 0xed, 0xa0, 0x80]), Buffer.from('"}\n')]);
+  const { lazy, eager } = both(() => check(bytes));
+  assertSame(lazy, eager, 'invalid UTF-8');
+});
+
+test('numbers come back as the same doubles', () => {
+  // request_timeout_seconds keeps what it is given, fractions included (docs/check-output.md).
+  for (const v of [0.1, 1 / 3, 1e-7, 1.2345e-300, 5e-324, -0, 123456789.125, 2 ** 53 - 1, -(2 ** 53 - 1), 1.5]) {
+    const { lazy, eager } = both(() => check({ containerImage: 'x:1', requestTimeoutSeconds: v }));
+    assert.equal(types.isProxy(lazy), true, String(v));
+    assertSame(lazy, eager, String(v));
+    assert.ok(Object.is(lazy.resolved.request_timeout_seconds, eager.resolved.request_timeout_seconds), String(v));
+    assert.ok(lazy.resolved.request_timeout_seconds === v, String(v)); // -0 from a JS value is the integer 0 (hostile.test.mjs)
+  }
+  const { lazy, eager } = both(() => check('request_timeout_seconds: -0.0\n'));
+  assertSame(lazy, eager, '-0.0 from text');
+  assert.ok(Object.is(lazy.resolved.request_timeout_seconds, -0));
+});
+
+test('what JSON cannot carry comes as the object the addon builds, plain', () => {
+  const cases = {
+    bigint: { containerImage: 'x:1', requestTimeoutSeconds: 10n ** 30n },
+    'an integer past 2^53': { containerImage: 'x:1', requestTimeoutSeconds: 2 ** 60 },
+    infinity: { containerImage: 'x:1', requestTimeoutSeconds: Infinity },
+    NaN: 'request_timeout_seconds: .nan\n',
+    'a __proto__ key': JSON.parse('{"containerImage": "x:1", "annotations": {"__proto__": "p", "a": "b"}}'),
+    'an environment __proto__ key': JSON.parse('{"containerImage": "x:1", "environmentVariables": {"__proto__": "p"}}'),
+  };
+  for (const [what, sandbox] of Object.entries(cases)) {
+    const { lazy, eager } = both(() => check(sandbox));
+    assert.equal(types.isProxy(lazy), false, `${what}: plain`);
+    assertSame(lazy, eager, what);
+  }
+  assert.equal(check(cases.bigint).resolved.request_timeout_seconds, 10n ** 30n);
+});
+
+test('a lazy result behaves as a plain object', async () => {
+  const make = () => check({ containerImage: 'x:1', resources: { cpu: '1', memory: '1Gi' } });
+  const { eager } = both(make);
+  // ok at once; then each way of looking at the whole object
+  assert.equal(make().ok, true);
+  assert.equal(inspect(make(), { depth: 9 }), inspect(eager, { depth: 9 }));
+  assert.equal(inspect({ nested: make() }, { depth: 9 }), inspect({ nested: eager }, { depth: 9 }));
+  assert.equal(inspect(make(), { showHidden: true, depth: 9 }), inspect(eager, { showHidden: true, depth: 9 }));
+  assert.deepStrictEqual({ ...make() }, { ...eager });
+  assert.deepStrictEqual(Object.entries(make()), Object.entries(eager));
+  assert.deepStrictEqual(Reflect.ownKeys(make()), Reflect.ownKeys(eager));
+  assert.deepStrictEqual(Object.getOwnPropertyDescriptors(make()), Object.getOwnPropertyDescriptors(eager));
+  assert.equal('resolved' in make(), true);
+  assert.equal('raiseForErrors' in make(), true);
+  assert.equal(Object.getPrototypeOf(make()), Object.prototype);
+  const r = make();
+  r.extra = 1;
+  r.ok = 'changed';
+  delete r.slurm;
+  assert.deepStrictEqual(Object.keys(r), [...Object.keys(eager).filter((k) => k !== 'slurm'), 'extra']);
+  assert.equal(r.ok, 'changed');
+  const frozen = Object.freeze(make());
+  assert.ok(Object.isFrozen(frozen));
+  assert.throws(() => { frozen.ok = false; }, TypeError);
+  assert.deepStrictEqual(frozen, eager);
+  assert.throws(() => { make().raiseForErrors = 1; }, TypeError, 'raiseForErrors stays read-only');
+  // A result is not a thenable, and resolving a promise with it does not read it.
+  assert.equal(make().then, undefined);
+  assert.deepStrictEqual(await Promise.resolve(make()), eager);
+  const bad = check({ containerImage: 'x:1', resources: { cpu: '-1' } });
+  assert.equal(bad.ok, false);
+  assert.throws(() => bad.raiseForErrors(), sandgate.CWSandboxError);
+  assert.throws(() => sandgate.throwIfErrors(check({ containerImage: 'x:1', resources: { cpu: '-1' } })), sandgate.CWSandboxError);
+  assert.equal(sandgate.errorFor(make()), null);
+  // A Proxy is not cloneable (docs/node.md says so); a spread copy is.
+  assert.throws(() => structuredClone(make()), { name: 'DataCloneError' });
+  assert.deepStrictEqual(structuredClone({ ...make() }), JSON.parse(JSON.stringify(eager)));
+});
+
+test('checkMany and validatePolicy results are the same lazy objects', async () => {
+  const items = ['{"containerImage": "x:1"}', { containerImage: 'y:2', resources: { cpu: '1' } }, 'resources: [\n'];
+  const lazy = await checkMany(items);
+  const before = native.resultsAsText(false);
+  let eager;
+  try {
+    eager = await checkMany(items);
+  } finally {
+    native.resultsAsText(before);
+  }
+  assert.equal(lazy.length, 3);
+  for (let i = 0; i < items.length; i++) {
+    assert.equal(types.isProxy(lazy[i]), true);
+    assertSame(lazy[i], eager[i], `item ${i}`);
+    assertSame(lazy[i], check(items[i]), `item ${i} as check()`);
+  }
+  const v = validatePolicy('constraints: {resources: {max_cpu: 2x}}');
+  assert.equal(types.isProxy(v), true);
+  assert.equal(v.ok, false);
+  assert.deepEqual(Object.keys(v), ['ok', 'diagnostics']);
+});
