@@ -6,14 +6,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <algorithm>
-#include <chrono>
-#include <condition_variable>
 #include <deque>
 #include <exception>
-#include <mutex>
-#include <thread>
-#include <utility>
 
 #include "bind.h"
 #include "convert.h"
@@ -86,17 +80,6 @@ class RecordSource {
   }
 
   bool ended() const { return ended_ && buffer_.empty(); }
-  // Records come from a Python iterator (converted with the GIL held), not from the core's reader.
-  bool from_python() const { return !reader_; }
-  // With the GIL held: converts up to `max` records of the iterator into `out`.
-  void convert_into(std::vector<PendingRecord>& out, std::size_t max) {
-    while (out.size() < max) {
-      if (buffer_.empty() && !ended_) fill();
-      if (buffer_.empty()) return;
-      out.push_back(std::move(buffer_.front()));
-      buffer_.pop_front();
-    }
-  }
   const std::string& name() const { return name_; }
   const Limits& limits() const { return limits_; }
 
@@ -188,16 +171,12 @@ void add_load_errors(const Loaded<T>* in, Diagnostics& out) {
   }
 }
 
-// check_many's state between chunks. With one thread everything runs inline in next_chunk. With
-// more, a runner thread keeps the core's ordered pool going between calls, so the pool checks
-// while Python consumes results and converts the next records: the runner and the workers never
-// take the GIL. Python values are converted by next_chunk (GIL held) into a bounded input queue;
-// results wait in a bounded output queue. Both bounds keep memory flat on a stream of any length.
+// check_many's state between chunks: Python iterates, each chunk is checked on the pool.
 class ManyCheck {
  public:
   ManyCheck(std::unique_ptr<RecordSource> source, const LoadedPolicy* policy, const LoadedRunners* runners,
             const LoadedOrg* org, const CheckOptions& options, unsigned jobs)
-      : source_(std::move(source)), options_(options), jobs_(jobs ? jobs : std::max(1u, std::thread::hardware_concurrency())) {
+      : source_(std::move(source)), options_(options), jobs_(jobs) {
     add_load_errors(policy, load_errors_);
     add_load_errors(runners, load_errors_);
     add_load_errors(org, load_errors_);
@@ -206,70 +185,9 @@ class ManyCheck {
                                          org ? org->value : nullptr);
     }
   }
-  ManyCheck(const ManyCheck&) = delete;
-  ManyCheck& operator=(const ManyCheck&) = delete;
-  // With the GIL held (pybind11 destroys it so); the runner and the pool never wait for the GIL.
-  ~ManyCheck() { stop(); }
 
   // The results of up to `n` more records, in input order; empty at the end.
   std::vector<CheckResult> next_chunk(std::size_t n) {
-    if (jobs_ <= 1 || !engine_) return next_chunk_inline(n);
-    if (!runner_.joinable() && !finished_) start();
-    std::vector<CheckResult> out;
-    for (;;) {
-      if (source_->from_python()) refill();
-      py::gil_scoped_release nogil;
-      std::unique_lock lock(mu_);
-      // Results are handed over k_handover at a time: waking Python (and re-taking the GIL) for
-      // every record made two threads use twice the CPU of one. A slow stream still gets its
-      // results after k_patience.
-      bool waited = wake_.wait_for(lock, k_patience, [&] {
-        return results_.size() >= k_handover || finished_ || wants_input();
-      });
-      if (!results_.empty() && (!waited || results_.size() >= k_handover || finished_)) {
-        while (!results_.empty() && out.size() < n) {
-          out.push_back(std::move(results_.front()));
-          results_.pop_front();
-        }
-        space_.notify_one();
-        break;
-      }
-      if (finished_) break;
-    }
-    if (out.empty()) {
-      join();
-      if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
-      source_->raise_error();  // what ended the stream, once its records are out
-    }
-    return out;
-  }
-
- private:
-  static constexpr std::size_t k_inputs = 1024;   // converted records waiting for the pool
-  static constexpr std::size_t k_low = 512;       // below this, next_chunk converts more
-  static constexpr std::size_t k_results = 1024;  // results waiting for Python
-  static constexpr std::size_t k_handover = 64;   // results per wake-up of Python
-  static constexpr std::chrono::milliseconds k_patience{20};
-
-  std::unique_ptr<RecordSource> source_;
-  std::unique_ptr<Engine> engine_;
-  Diagnostics load_errors_;
-  CheckOptions options_;
-  unsigned jobs_;
-
-  std::thread runner_;
-  std::mutex mu_;
-  std::condition_variable wake_;         // next_chunk: results, the end, or room for input
-  std::condition_variable input_ready_;  // the runner: input, or its end
-  std::condition_variable space_;        // the runner: room for results
-  std::deque<PendingRecord> inputs_;
-  std::deque<CheckResult> results_;
-  bool inputs_ended_ = false;
-  bool finished_ = false;
-  bool cancelled_ = false;
-  std::exception_ptr error_;
-
-  std::vector<CheckResult> next_chunk_inline(std::size_t n) {
     std::vector<CheckResult> out;
     if (!source_->ended() && n > 0) {
       out.reserve(n);
@@ -277,7 +195,7 @@ class ManyCheck {
       std::size_t taken = 0;
       auto next = [&](PendingRecord& p) { return taken < n && source_->next(p) && (++taken, true); };
       if (engine_) {
-        check_records(next, source_->name(), source_->limits(), *engine_, options_, 1,
+        check_records(next, source_->name(), source_->limits(), *engine_, options_, jobs_,
                       [&](RequestRecord&&, Result&& r) {
                         out.push_back(CheckResult{std::move(r)});
                         return true;
@@ -291,86 +209,12 @@ class ManyCheck {
     return out;
   }
 
-  bool wants_input() const { return source_->from_python() && !inputs_ended_ && inputs_.size() < k_low; }
-
-  // With the GIL held: converts Python records until the input queue is full or the iterator ends.
-  void refill() {
-    for (;;) {
-      std::size_t room;
-      {
-        std::lock_guard lock(mu_);
-        if (inputs_ended_ || cancelled_ || inputs_.size() >= k_inputs) return;
-        room = std::min<std::size_t>(64, k_inputs - inputs_.size());
-      }
-      std::vector<PendingRecord> batch;
-      source_->convert_into(batch, room);
-      {
-        std::lock_guard lock(mu_);
-        for (auto& p : batch) inputs_.push_back(std::move(p));
-        if (batch.size() < room) inputs_ended_ = true;  // the iterator ended (or raised: raise_error says)
-      }
-      input_ready_.notify_one();
-    }
-  }
-
-  bool produce(PendingRecord& p) {
-    if (!source_->from_python()) {
-      if (cancelled()) return false;
-      return source_->next(p);
-    }
-    std::unique_lock lock(mu_);
-    input_ready_.wait(lock, [&] { return !inputs_.empty() || inputs_ended_ || cancelled_; });
-    if (cancelled_ || inputs_.empty()) return false;
-    p = std::move(inputs_.front());
-    inputs_.pop_front();
-    if (inputs_.size() == k_low - 1) wake_.notify_one();  // once per crossing, not per record
-    return true;
-  }
-
-  bool deliver(Result&& r) {
-    std::unique_lock lock(mu_);
-    space_.wait(lock, [&] { return results_.size() < k_results || cancelled_; });
-    if (cancelled_) return false;
-    results_.push_back(CheckResult{std::move(r)});
-    if (results_.size() == k_handover) wake_.notify_one();
-    return true;
-  }
-
-  bool cancelled() {
-    std::lock_guard lock(mu_);
-    return cancelled_;
-  }
-
-  void start() {
-    runner_ = std::thread([this] {
-      try {
-        check_records([this](PendingRecord& p) { return produce(p); }, source_->name(), source_->limits(), *engine_,
-                      options_, jobs_, [this](RequestRecord&&, Result&& r) { return deliver(std::move(r)); });
-      } catch (...) {
-        std::lock_guard lock(mu_);
-        error_ = std::current_exception();
-      }
-      {
-        std::lock_guard lock(mu_);
-        finished_ = true;
-      }
-      wake_.notify_all();
-    });
-  }
-
-  void join() {
-    if (runner_.joinable()) runner_.join();
-  }
-
-  void stop() {
-    {
-      std::lock_guard lock(mu_);
-      cancelled_ = true;
-    }
-    input_ready_.notify_all();
-    space_.notify_all();
-    join();
-  }
+ private:
+  std::unique_ptr<RecordSource> source_;
+  std::unique_ptr<Engine> engine_;
+  Diagnostics load_errors_;
+  CheckOptions options_;
+  unsigned jobs_;
 };
 
 // ---- diff_policies -------------------------------------------------------------------------------
@@ -442,8 +286,8 @@ void bind_many(py::module_& m) {
          const LoadedPolicy* policy, const LoadedRunners* runners, const LoadedOrg* org, const std::string& client,
          const std::string& placement, unsigned jobs) {
         CheckOptions options = options_of(client, placement);
-        return std::make_unique<ManyCheck>(open_source(std::move(records), std::move(prepare), kind, name), policy,
-                                           runners, org, options, jobs);
+        return ManyCheck(open_source(std::move(records), std::move(prepare), kind, name), policy, runners, org, options,
+                         jobs);
       },
       py::arg("records"), py::arg("prepare"), py::arg("kind"), py::arg("name"), py::arg("policy").none(true),
       py::arg("runners").none(true), py::arg("org").none(true), py::arg("client") = "python",
