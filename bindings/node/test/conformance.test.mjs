@@ -11,23 +11,14 @@
 // (rules L-*, but for the depth, size and integer checks, which values meet too).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
+import { yamlFiles } from './fixtures/yaml-files.mjs';
 import { check, codes, Policy, validatePolicy } from 'sandgate';
 
 const root = fileURLToPath(new URL('../../../tests/conformance/', import.meta.url));
-
-function yamlFiles(dir) {
-  const out = [];
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...yamlFiles(path));
-    else if (name.endsWith('.yaml')) out.push(path);
-  }
-  return out;
-}
 
 const str = (v) => (typeof v === 'string' ? v : '');
 const isInt = (v) => Number.isInteger(v);

@@ -5,12 +5,13 @@
 // JSON cannot carry a value; and that the object behaves as a plain one wherever it is looked at.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { types, inspect } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
+import { yamlFiles } from './fixtures/yaml-files.mjs';
 import sandgate, { Checker, check, checkMany, Policy, validatePolicy } from 'sandgate';
 
 const require = createRequire(import.meta.url);
@@ -38,16 +39,6 @@ function assertSame(lazy, eager, what) {
   assert.equal(json(lazy), json(eager), `${what}: JSON`);
   assert.deepStrictEqual(lazy, eager, what);
   assert.deepEqual(Object.getOwnPropertyNames(lazy), Object.getOwnPropertyNames(eager), `${what}: own names`);
-}
-
-function yamlFiles(dir) {
-  const out = [];
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...yamlFiles(path));
-    else if (name.endsWith('.yaml')) out.push(path);
-  }
-  return out;
 }
 
 test('every conformance case: the lazy result is the object the addon builds', () => {

@@ -184,41 +184,38 @@ def test_an_iterator_that_raises_yields_what_came_before_then_raises(policy: san
     assert seen == 5000
 
 
-def test_the_iterator_is_lazy(policy: sandgate.Policy) -> None:
-    consumed = 0
+class EndlessSource:
+    """An endless iterator of accepted records that counts how many were taken."""
 
-    def gen() -> Any:
-        nonlocal consumed
+    def __init__(self) -> None:
+        self.consumed = 0
+
+    def __iter__(self) -> Any:
         while True:
-            consumed += 1
+            self.consumed += 1
             yield {"resources": {"cpu": "1", "memory": "1Gi"}}
 
-    it = sandgate.check_many(gen(), policy=policy, threads=2)
+
+def test_the_iterator_is_lazy(policy: sandgate.Policy) -> None:
+    source = EndlessSource()
+    it = sandgate.check_many(iter(source), policy=policy, threads=2)
     first = [next(it) for _ in range(10)]
     assert all(r.ok for r in first)
-    assert consumed < 20_000  # an endless source: only a chunk was read
+    assert source.consumed < 20_000  # an endless source: only a chunk was read
 
 
 def test_an_abandoned_threaded_check_stops_reading(policy: sandgate.Policy) -> None:
-    # With threads, a runner keeps checking between calls; dropping the iterator must stop it (no
-    # hang, no thread left reading an endless source).
-    consumed = 0
-
-    def gen() -> Any:
-        nonlocal consumed
-        while True:
-            consumed += 1
-            yield {"resources": {"cpu": "1", "memory": "1Gi"}}
-
-    it = sandgate.check_many(gen(), policy=policy, threads=2)
+    # Dropping the iterator part-way must not hang, and nothing may go on reading the source.
+    source = EndlessSource()
+    it = sandgate.check_many(iter(source), policy=policy, threads=2)
     assert all(next(it).ok for _ in range(3000))
     it.close()
     del it
     gc.collect()
-    after = consumed
+    after = source.consumed
     time.sleep(0.1)
-    assert consumed == after
-    assert after < 3000 + 5000  # what was queued ahead, bounded
+    assert source.consumed == after
+    assert after < 3000 + 5000  # what was read ahead, bounded
 
 
 def test_a_threaded_stream_matches_one_thread_record_for_record(policy: sandgate.Policy) -> None:
