@@ -4,7 +4,6 @@ whatever the number of threads, with the GIL released while the engine runs."""
 from __future__ import annotations
 
 import dataclasses
-import gc
 import json
 import threading
 import time
@@ -184,38 +183,19 @@ def test_an_iterator_that_raises_yields_what_came_before_then_raises(policy: san
     assert seen == 5000
 
 
-class EndlessSource:
-    """An endless iterator of accepted records that counts how many were taken."""
+def test_the_iterator_is_lazy(policy: sandgate.Policy) -> None:
+    consumed = 0
 
-    def __init__(self) -> None:
-        self.consumed = 0
-
-    def __iter__(self) -> Any:
+    def gen() -> Any:
+        nonlocal consumed
         while True:
-            self.consumed += 1
+            consumed += 1
             yield {"resources": {"cpu": "1", "memory": "1Gi"}}
 
-
-def test_the_iterator_is_lazy(policy: sandgate.Policy) -> None:
-    source = EndlessSource()
-    it = sandgate.check_many(iter(source), policy=policy, threads=2)
+    it = sandgate.check_many(gen(), policy=policy, threads=2)
     first = [next(it) for _ in range(10)]
     assert all(r.ok for r in first)
-    assert source.consumed < 20_000  # an endless source: only a chunk was read
-
-
-def test_an_abandoned_threaded_check_stops_reading(policy: sandgate.Policy) -> None:
-    # Dropping the iterator part-way must not hang, and nothing may go on reading the source.
-    source = EndlessSource()
-    it = sandgate.check_many(iter(source), policy=policy, threads=2)
-    assert all(next(it).ok for _ in range(3000))
-    it.close()
-    del it
-    gc.collect()
-    after = source.consumed
-    time.sleep(0.1)
-    assert source.consumed == after
-    assert after < 3000 + 5000  # what was read ahead, bounded
+    assert consumed < 20_000  # an endless source: only a chunk was read
 
 
 def test_a_threaded_stream_matches_one_thread_record_for_record(policy: sandgate.Policy) -> None:
