@@ -1,6 +1,6 @@
 // checkBatch: the engine runs on a libuv worker thread; JS values are read into Node trees on the
-// main thread first (V8 values may not be touched anywhere else), and results are turned into JS
-// JSON text on the worker too: the main thread only makes one string per result (result_json.h).
+// main thread first (V8 values may not be touched anywhere else). Results are written as JSON text
+// on the worker too: the main thread only makes one string per result (result_json.h).
 #include "check_many.h"
 
 #include "inputs.h"

@@ -39,17 +39,15 @@ bool json_exact(const sandgate::Node& n) {
   }
 }
 
-bool write_result(const sandgate::Result& r, std::string& out) {
-  if (r.checked() && !json_exact(r.resolved())) return false;
-  out = sandgate::result_to_json(r, false);
-  return true;
-}
-
 bool g_as_text = true;
 
 }  // namespace
 
-bool result_to_json_text(const sandgate::Result& r, std::string& out) { return write_result(r, out); }
+bool result_to_json_text(const sandgate::Result& r, std::string& out) {
+  if (r.checked() && !json_exact(r.resolved())) return false;
+  out = sandgate::result_to_json(r, false);
+  return true;
+}
 
 Napi::Value result_to_js_or_text(Napi::Env env, const sandgate::Result& r, const std::string& text, bool ok_text) {
   if (!ok_text) return result_to_js(env, r);
@@ -61,8 +59,7 @@ void set_results_as_text(bool on) { g_as_text = on; }
 
 Napi::Value result_to_js_or_text(Napi::Env env, const sandgate::Result& r) {
   std::string text;
-  if (g_as_text && write_result(r, text)) return Napi::String::New(env, text.data(), text.size());
-  return result_to_js(env, r);
+  return result_to_js_or_text(env, r, text, g_as_text && result_to_json_text(r, text));
 }
 
 Napi::Array result_lazy_fields(Napi::Env env) {
