@@ -2,8 +2,9 @@
 
 Profiles (``--hypothesis-profile=NAME``; ``ci`` when none is given):
 - ``ci``: derandomised (a fixed seed: the same requests on every run), 10,000 generated requests
-  and 2,500 generated error-mapping cases (plus the exhaustive error-mapping sweep);
-- ``long``: 200,000 requests and 50,000 generated error-mapping cases, random seed (printed by
+  in each of the two runs (whole surface, reference) and 2,500 generated error-mapping cases (plus
+  the exhaustive error-mapping sweep);
+- ``long``: 200,000 requests per run and 50,000 generated error-mapping cases, random seed (printed by
   Hypothesis when something fails; ``--hypothesis-seed=N`` fixes it).
   ``SANDGATE_DIFFERENTIAL_SNAPSHOT=file.json`` writes the counts every 2,000 requests, to follow a
   long run; ``SANDGATE_DIFFERENTIAL_MAX_EXAMPLES`` changes its size (to split it over processes).

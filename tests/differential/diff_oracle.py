@@ -101,6 +101,8 @@ class Case:
     kwargs: dict[str, Any]  # Sandbox.run keywords, or the @session.function keywords
     defaults: dict[str, Any] | None = None
     defaults_dataclass: bool = False  # SandboxDefaults(**defaults) instead of from_dict(defaults)
+    # drew a value of a known difference (diff_strategies.known): left out of the reference run
+    known: bool = False
 
 
 @dataclass

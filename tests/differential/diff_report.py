@@ -19,6 +19,7 @@ class Report:
     by_mode: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     entries: Counter[str] = field(default_factory=Counter)
     disagreements: dict[tuple[str, ...], tuple[int, str]] = field(default_factory=dict)
+    known: int = 0  # cases that drew a value of a listed difference (diff_strategies.known)
 
     def add(self, family: str, mode: str, outcome: str, entry_ids: list[str] = [], key: tuple[str, ...] = (), example: str = "") -> None:
         self.by_family[family][outcome] += 1
@@ -61,6 +62,7 @@ class Report:
             "by_family": {k: dict(v) for k, v in self.by_family.items()},
             "by_layer": {k: dict(v) for k, v in self.by_mode.items()},
             "entries": dict(self.entries),
+            "known": self.known,
             "disagreements": [{"key": list(k), "count": n, "example": ex} for k, (n, ex) in self.disagreements.items()],
         }
 
@@ -80,6 +82,8 @@ class Report:
             f" of the {self.total - t['pending']} {self.unit} not pending an engine fix:"
             f" {100 * self.explained_without_pending():.2f} %"
         )
+        if self.known:
+            out.append(f"-- {self.known} {self.unit} drew a value of a listed difference (diff_strategies.known)")
         if self.entries:
             out.append("-- listed differences hit: " + ", ".join(f"{k} ({v})" for k, v in sorted(self.entries.items())))
         for key, (n, ex) in sorted(self.disagreements.items(), key=lambda kv: -kv[1][0]):

@@ -7,6 +7,10 @@ types, and the SDK's option dataclasses built from them). A case draws a random 
 with valid values and at most one *focus* family with a wild value, so that a disagreement points
 at the family that caused it. Values that are SDK option dataclasses are ``DC`` markers, built at
 run time (their constructors are part of the SDK's client-side path).
+
+A wild value that docs/sdk-differences.md lists as a deliberate difference is drawn through
+``known``/``KS``/``drew_known``, which marks the case (``Case.known``): ``reference_cases`` leaves
+those cases out (README.md, "Two runs").
 """
 
 from __future__ import annotations
@@ -57,9 +61,41 @@ def seeded(fn: Any, *args: Any) -> st.SearchStrategy[Any]:
     return _cached(("seeded", fn, args), lambda: INTS(0, 2**32 - 1).map(lambda seed: fn(G(seed), *args)))
 
 
+# Values of a *known difference*: the ones docs/sdk-differences.md lists, where the SDK lets through
+# what the server refuses, a SPEC rule is stricter than the SDK, or the SDK does not look at the type.
+# A case that draws one is marked (Case.known); the reference run leaves such cases out, so that its
+# agreement measures the SDK's own checks, and the whole-surface run keeps them, each of its
+# disagreements explained by the list (tests/differential/README.md, "Two runs").
+_DREW_KNOWN = [False]
+
+
+def _mark_known(value: Any) -> Any:
+    _DREW_KNOWN[0] = True
+    return value
+
+
+def known(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return _cached(("known", id(strategy), strategy), lambda: strategy.map(_mark_known))
+
+
+def drew_known() -> None:
+    """Marks the case being drawn (inside a composite, when what it drew is a known difference)."""
+    _DREW_KNOWN[0] = True
+
+
+def KS(xs: Any) -> st.SearchStrategy[Any]:
+    """S(xs), each a value of a known difference."""
+    return known(S(xs))
+
+
 # A value of a type no field wants (None is left out: it means "not given").
 # (bytes are left out: sandgate reads bytes as UTF-8 text by design, docs/python.md "Input kinds")
-WRONG = S([1, -3, 2.5, True, False, [], {}, ("t",), float("nan")])
+# cwsandbox checks the type of few keywords: most wrong types are sent, dropped as "not set" or fail
+# by accident inside it (docs/sdk-differences.md §3), so WRONG is a known difference; WRONG_CHECKED
+# is the same values where the SDK does check the type itself (tags).
+WRONG_VALUES = [1, -3, 2.5, True, False, [], {}, ("t",), float("nan")]
+WRONG_CHECKED = S(WRONG_VALUES)
+WRONG = known(WRONG_CHECKED)
 
 
 def mix(valid: st.SearchStrategy[Any], *bad: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
@@ -84,9 +120,10 @@ def unique_list(elements: list[Any], min_size: int = 1, max_size: int = 3) -> st
 
 BAD_QUANTITIES = [
     "", "  ", "-1", "1K", "1e3Gi", "abc", "1.2.3", "m", "Ki", "1gi", "1E", "1Ei", "10E", "1e3", " 2 ", "0", "0.0001",
-    "1" * 70, "2E6024865272343", "9" * 30 + "Ei", "1.5Gi", "+1", "1e-3", ".5", "5.", "1_000",
+    "1.5Gi", "+1", "1e-3", ".5", "5.", "1_000",
 ]
-QUANTITY = mix(S(CPU_LADDER + MEM_LADDER), S(BAD_QUANTITIES), WRONG)
+LONG_QUANTITIES = ["1" * 70, "2E6024865272343", "9" * 30 + "Ei"]  # quantity-limits: Decimal takes them
+QUANTITY = mix(S(CPU_LADDER + MEM_LADDER), S(BAD_QUANTITIES), KS(LONG_QUANTITIES), WRONG)
 
 
 @st.composite
@@ -112,16 +149,20 @@ def wild_resources(draw: Any) -> Any:
     if kind == "burstable":
         key = draw(S(["cpu", "memory"]))
         lo, hi = draw(ordered_pair(CPU_LADDER if key == "cpu" else MEM_LADDER))
+        drew_known()  # serverless-burstable: the server refuses requests != limits on serverless
         return {"requests": {key: lo}, "limits": {key: hi}}
     if kind == "bad-value":
         where = draw(S(["flat", "requests", "limits"]))
         key = draw(S(["cpu", "memory"]))
         value = draw(QUANTITY)
+        if where != "flat":
+            drew_known()  # one side only: serverless-burstable when the value is a quantity
         return {key: value} if where == "flat" else {where: {key: value}}
     if kind == "shape":
-        return draw(S([{}, {"foo": "1"}, {"cpu": "1", "requests": {"cpu": "1"}}, {"gpu": {}}, {"requests": "1"},
-                       {"requests": {"cpu": "1"}, "limits": "2"}, {"requests": None}, {"limits": None, "cpu": "1"},
-                       {"requests": {"cpu": "1"}, "foo": 1}, {"Requests": {"cpu": "1"}}, {"requests": []}]))
+        return draw(S([{}, {"foo": "1"}, {"cpu": "1", "requests": {"cpu": "1"}}, {"gpu": {}}, {"requests": None},
+                       {"limits": None, "cpu": "1"}, {"requests": {"cpu": "1"}, "foo": 1}, {"Requests": {"cpu": "1"}}])
+                    # a side that is not a mapping: unchecked-types, incidental-sdk-messages
+                    | KS([{"requests": "1"}, {"requests": {"cpu": "1"}, "limits": "2"}, {"requests": []}]))
     if kind == "key":
         return draw(S([{"requests": {"gpu": "1"}}, {"limits": {"storage": "1Gi"}}, {"requests": {"CPU": "1"}},
                        {"cpu": "1", "storage": "1Gi"}, {"requests": {"cpu": "1"}, "limits": {"mem": "1Gi"}}]))
@@ -135,6 +176,7 @@ def wild_resources(draw: Any) -> Any:
     if kind == "type":
         return draw(ONE_OF(WRONG, S(["2", ["cpu"]])))
     fields = draw(RESOURCE_OPTION_FIELDS)
+    drew_known()  # resource-options-unchecked: normalize_resources uses a ResourceOptions as it is
     return DC("ResourceOptions", **fields)
 
 
@@ -152,18 +194,21 @@ def wild_gpu(draw: Any) -> dict[str, Any]:
     if kind == "value":
         gpu = draw(ONE_OF(
             S([0, -1, "1", 1.0, True, {}, {"count": 0}, {"count": True}, {"count": "2"}, {"count": 1.5},
-               {"type": 1}, {"type": ""}, {"memory_gb": 0}, {"memory_gb": "80"}, {"foo": 1}, {"count": 1, "foo": 1},
-               {"count": 1, "type": "H100", "memory_gb": 80}, {"type": "H100"}, {"count": 2**63}, None, [1]]),
+               {"type": 1}, {"memory_gb": 0}, {"memory_gb": "80"}, {"foo": 1}, {"count": 1, "foo": 1},
+               {"type": "H100"}, {"count": 2**63}, None, [1]]),
+            # gpu-type-and-memory, gpu-dict-values
+            KS([{"count": 1, "type": "H100", "memory_gb": 80}, {"type": ""}]),
         ))
         return {"resources": {"cpu": "1", "gpu": gpu}, "placement_mode": "cks"}
     if kind == "serverless":
+        drew_known()  # gpu-server: what serverless offers is the server's to say
         gpu = draw(S([{"count": 2}, {"count": 1, "type": "H100"}, {"count": 1, "memory_gb": 200},
                       {"count": 1, "type": "NVIDIA RTX PRO 6000 Blackwell Server Edition"}, 3]))
         return {"resources": {"cpu": "1", "gpu": gpu}}
-    # the shorthand where the SDK does not expand it
-    return draw(S([{"resources": {"requests": {"cpu": "1"}, "gpu": 1}, "placement_mode": "cks"},
-                   {"resources": {"gpu": 2}, "placement_mode": "cks"},
-                   {"resources": {"limits": {"memory": "1Gi"}, "gpu": {"count": 1, "type": "h100"}}, "placement_mode": "cks"}]))
+    # the shorthand where the SDK does not expand it (gpu-nested-shorthand)
+    return draw(ONE_OF(KS([{"resources": {"requests": {"cpu": "1"}, "gpu": 1}, "placement_mode": "cks"},
+                           {"resources": {"gpu": 2}, "placement_mode": "cks"}]), S([
+                   {"resources": {"limits": {"memory": "1Gi"}, "gpu": {"count": 1, "type": "h100"}}, "placement_mode": "cks"}])))
 
 
 # ---- image, command, working directory -----------------------------------------------------------
@@ -190,10 +235,14 @@ wild_image = optional_fields(
 
 BAD_HOSTS = ["", "*", "*.*.x.com", "foo_bar.com", "HOST.Example.COM", " pypi.org ", "a" * 254, "*x.org", "foo.*.com",
              "host:443", "trailing.", "-lead.com", "1.2.3.4", "xn--bcher-kva.example", "a..b", "*." + "a" * 250]
-BAD_PORTS = [[0], [70000], [-1], ["80"], [True], [80.0], [{"port": 80, "end_port": 79}], [{"port": 80, "end_port": 0}],
-             [{"port": 80, "protocol": "FOO"}], [{"port": 80, "protocol": "tcp"}], [{"port": "80"}], [{"end_port": 80}],
+BAD_PORTS = [[0], [70000], [-1], ["80"], [True], [{"port": 80, "end_port": 79}], [{"port": 80, "end_port": 0}],
+             [{"port": 80, "protocol": "tcp"}], [{"port": "80"}], [{"end_port": 80}],
              [{"port": 80, "foo": 1}], "80", 80, [443, 443], [{"port": 443, "protocol": "UDP"}], [{"port": 1, "end_port": 65536}],
              [{"port": 443, "end_port": 444}], []]
+
+
+# a protocol other than TCP/UDP/SCTP (network-server); a float port (incidental-sdk-messages)
+KNOWN_PORTS = KS([[{"port": 80, "protocol": "FOO"}], [80.0]])
 
 
 @st.composite
@@ -207,18 +256,21 @@ def wild_egress_rule(draw: Any) -> Any:
         if draw(BOOL):
             rule["ports"] = draw(S([[443], [80], [{"port": 443, "protocol": "tcp"}]]))
     elif kind == "ports":
-        rule = {draw(S(["dns_name", "cidr", "any"])): None, "ports": draw(S(BAD_PORTS))}
+        rule = {draw(S(["dns_name", "cidr", "any"])): None, "ports": draw(S(BAD_PORTS) | KNOWN_PORTS)}
         dest = next(iter(rule))
         rule[dest] = {"dns_name": "pypi.org", "cidr": "10.0.0.0/8", "any": True}[dest]
     elif kind == "peers":
         rule = draw(S([{}, {"dns_name": "pypi.org", "cidr": "10.0.0.0/8"}, {"any": False}, {"any": True, "tenant": "same_org"},
                        {"ports": [80]}, {"any": 1}, {"any": "true"}]))
     elif kind == "cidr":
-        rule = {"cidr": draw(S(["", "not-a-cidr", "10.0.0.1/8", "10.0.0.0/33", "::ffff:10.0.0.0/104", {"cidr": ""}, {},
-                                {"cidr": "10.0.0.0/8", "except": "10.1.0.0/16"}, {"cidr": "10.0.0.0/8", "foo": 1}, 5,
-                                {"cidr": "10.0.0.0/8", "except_cidrs": ["bad"]}]))}
+        rule = {"cidr": draw(ONE_OF(
+            S(["", {"cidr": ""}]),
+            # network-server (CIDRs the SDK does not parse), unknown-nested-keys, unchecked-types, incidental
+            KS(["not-a-cidr", "10.0.0.1/8", "10.0.0.0/33", "::ffff:10.0.0.0/104", {}, {"cidr": "10.0.0.0/8", "except": "10.1.0.0/16"},
+                {"cidr": "10.0.0.0/8", "foo": 1}, 5, {"cidr": "10.0.0.0/8", "except_cidrs": ["bad"]}]),
+        ))}
     elif kind == "tenant":
-        rule = {"tenant": draw(ONE_OF(S(["bogus", "TENANT_SCOPE_SAME_USER", "unspecified", "sandbox_network", ""]), WRONG))}
+        rule = {"tenant": draw(ONE_OF(S(["bogus", "TENANT_SCOPE_SAME_USER", "sandbox_network", ""]), KS(["unspecified"]), WRONG))}
     elif kind == "selector":
         rule = {"selector": draw(S([{}, {"pod_labels": {}}, "app=db", {"pod_labels": {"a": "b"}, "foo": 1},
                                     {"namespace_labels": {"a": "b"}}, {"pod_labels": {"a": 1}}, ["a"]]))}
@@ -247,9 +299,9 @@ def wild_ingress_rule(draw: Any) -> Any:
     elif kind == "selector":
         rule = {"selector": {"pod_labels": {"a": "b"}}}
     elif kind == "ports":
-        rule = {"any": True, "ports": draw(S(BAD_PORTS))}
+        rule = {"any": True, "ports": draw(S(BAD_PORTS) | KNOWN_PORTS)}
     elif kind == "tenant":
-        rule = {"tenant": draw(S(["sandbox_network", "bogus", "SAME_USER"]))}
+        rule = {"tenant": draw(ONE_OF(S(["bogus", "SAME_USER"]), KS(["sandbox_network"])))}  # network-server
     else:
         return draw(ONE_OF(WRONG, S(["any"])))
     return (DC("IngressRule", **rule) if draw(BOOL) else rule)
@@ -270,8 +322,8 @@ def wild_network(draw: Any) -> Any:
         net["ingress"] = draw(LISTS(ONE_OF(seeded(V.ingress_rule), WILD_INGRESS_RULE), min_size=1, max_size=2))
     elif kind == "deny":
         net = draw(S([{"deny_egress": True, "egress": [{"dns_name": "pypi.org"}]}, {"deny_egress": True, "egress": []},
-                      {"deny_egress": "yes"}, {"deny_ingress": 1}, {"deny_ingress": True, "ingress": [{"any": True}]},
-                      {"deny_egress": None, "deny_ingress": None}]))
+                      {"deny_egress": "yes"}, {"deny_ingress": True, "ingress": [{"any": True}]},
+                      {"deny_egress": None, "deny_ingress": None}]) | KS([{"deny_ingress": 1}]))  # unchecked-types
     elif kind == "older":
         net = draw(S([{"ingress_mode": "public", "exposed_ports": [8080]}, {"egress_mode": "internet"},
                       {"exposed_ports": [80]}, {"ingress_mode": "bogus"}]))
@@ -303,8 +355,6 @@ def wild_service(draw: Any) -> Any:
             {"port": 443, "visibility": "public", "endpoint": {"kind": "https"}},
             {"port": 443, "visibility": "public", "endpoint": {"kind": "grpc", "auth": "open"}},
             {"port": 443, "visibility": "public", "endpoint": {"kind": "https", "auth": "token"}},
-            {"port": 443, "visibility": "public", "endpoint": {"kind": "https", "auth": "open", "request_timeout_seconds": 5}},
-            {"port": 443, "visibility": "public", "endpoint": {"kind": "https", "auth": "open", "request_timeout_seconds": 901}},
             {"port": 443, "visibility": "public", "endpoint": {"kind": "https", "auth": "open", "request_timeout_seconds": "15"}},
             {"port": 443, "visibility": "public", "endpoint": {"kind": "https", "auth": "open", "request_timeout_seconds": 1.5}},
             {"port": 443, "visibility": "public", "endpoint": {"kind": "https", "auth": "open", "request_timeout_seconds": True}},
@@ -315,6 +365,9 @@ def wild_service(draw: Any) -> Any:
             {"port": 443, "visibility": "public", "protocol": "udp", "endpoint": {"kind": "https", "auth": "open"}},
             {"port": 443, "visibility": "public", "endpoint": "https"},
             {"port": 443, "visibility": "public", "endpoint": {"kind": "https", "auth": "open", "path": "/"}},
+        ]) | KS([  # endpoint-timeout-range
+            {"port": 443, "visibility": "public", "endpoint": {"kind": "https", "auth": "open", "request_timeout_seconds": 5}},
+            {"port": 443, "visibility": "public", "endpoint": {"kind": "https", "auth": "open", "request_timeout_seconds": 901}},
         ]))
     else:
         return draw(ONE_OF(WRONG, S(["web", {"name": "web"}, {"port": 80, "host_port": 80}, {"port": 80, "name": ""}])))
@@ -333,8 +386,10 @@ wild_services = ONE_OF(
 
 # ---- volumes and file-system snapshots -------------------------------------------------------------
 
-BAD_PATHS = ["", "rel", "/", "/a/../b", "/a/./b", "/a//b", "/proc/x", "/etc/ssl", "/var/run/secrets/x", "/dev", "/sys",
-             "/shared/credentials/x", "/" + "x" * 300, "data/", "/data/"]
+BAD_PATHS = ["", "rel", "/", "data/"]
+# mount-path-server-rules: absolute but not canonical, reserved, too long
+SERVER_PATHS = ["/a/../b", "/a/./b", "/a//b", "/proc/x", "/etc/ssl", "/var/run/secrets/x", "/dev", "/sys",
+                "/shared/credentials/x", "/" + "x" * 300, "/data/"]
 
 
 
@@ -348,23 +403,25 @@ def wild_volume(draw: Any) -> Any:
     kind = draw(S(["path", "name", "size", "medium", "sub_path", "read_only", "registered", "shape"]))
     vol: dict[str, Any] = {"name": "data", "mount_path": "/data"}
     if kind == "path":
-        vol["mount_path"] = draw(ONE_OF(S(BAD_PATHS), WRONG))
+        vol["mount_path"] = draw(ONE_OF(S(BAD_PATHS), KS(SERVER_PATHS), WRONG))
     elif kind == "name":
         vol["name"] = draw(ONE_OF(S(["", "Data_1", "x" * 300]), WRONG))
     elif kind == "size":
+        drew_known()  # volume-size-and-medium: sizes are the server's to check
         vol["size"] = draw(ONE_OF(S(["abc", "50%", "0", "-1Gi", "", "1K", "101%"]), WRONG))
         if draw(BOOL):
             vol["medium"] = "memory"
     elif kind == "medium":
-        vol["medium"] = draw(ONE_OF(S(["memory", "ssd", "MEMORY", "STORAGE_MEDIUM_MEMORY", "unspecified", ""]), WRONG))
+        # a memory medium without a size: volume-size-and-medium
+        vol["medium"] = draw(ONE_OF(S(["ssd", "unspecified", ""]), KS(["memory", "MEMORY", "STORAGE_MEDIUM_MEMORY"]), WRONG))
     elif kind == "sub_path":
         vol["sub_path"] = draw(ONE_OF(S(["/abs", "a/../b", ".", "a//b", "", "a/"]), WRONG))
     elif kind == "read_only":
         vol["read_only"] = draw(S(["yes", 1, "true"]))
     elif kind == "registered":
-        vol = draw(S([{"name": "data", "volume_id": ""}, {"name": "data", "volume_id": "v", "mount_path": "rel"},
-                      {"name": "data", "volume_id": "v", "mount_path": ""}, {"name": "", "volume_id": "v"},
-                      {"name": "data", "volume_id": "v", "size": "1Gi", "mount_path": "/d"}, {"volume_id": "v"},
+        vol = draw(KS([{"name": "", "volume_id": "v"}, {"volume_id": "v"}]) | S([{"name": "data", "volume_id": ""}, {"name": "data", "volume_id": "v", "mount_path": "rel"},
+                      {"name": "data", "volume_id": "v", "mount_path": ""},
+                      {"name": "data", "volume_id": "v", "size": "1Gi", "mount_path": "/d"},
                       {"name": "data", "volume_id": 5}]))
     else:
         return draw(ONE_OF(WRONG, S(["data", {"mount_path": "/data"}, {"name": "data", "mount": "/data"}])))
@@ -383,18 +440,21 @@ def wild_volume_family(draw: Any) -> dict[str, Any]:
     if kind == "entry":
         return {"volumes": [draw(WILD_VOLUME)] + draw(LISTS(S([{"name": "cache", "mount_path": "/mnt/cache"}]), max_size=1))}
     if kind == "dup":
+        drew_known()  # mount-path-server-rules: duplicate names and mount paths
         return {"volumes": draw(S([[{"name": "a", "mount_path": "/a"}, {"name": "a", "mount_path": "/b"}],
                                    [{"name": "a", "mount_path": "/a"}, {"name": "b", "mount_path": "/a"}],
                                    [{"name": "a", "mount_path": "/a"}, {"name": "b", "mount_path": "/a/b"}]]))}
     if kind == "fss":
-        fss = draw(S([{"mount_path": "rel"}, {"mount_path": ""}, {"mount_path": "/"}, {"name": ""}, {"size": "abc"},
+        fss = draw(KS([{"size": "abc"}]) | S([{"mount_path": "rel"}, {"mount_path": ""}, {"mount_path": "/"}, {"name": ""},
                       {"mount_path": "/ws", "extra": 1}, {"file_system_snapshot_id": ""}, "fss-1", 5]))
         out: dict[str, Any] = {"file_system_snapshot": DC("FileSystemSnapshotOptions", **fss)
                                if isinstance(fss, dict) and draw(BOOL) else fss}
         if draw(BOOL):
+            drew_known()  # a volume named like the snapshot's default name: mount-path-server-rules
             out["volumes"] = [{"name": "workspace", "mount_path": "/w2"}]
         return out
     if kind == "overlap":
+        drew_known()  # mount-path-server-rules: a volume over a mounted file
         return {"volumes": [{"name": "data", "mount_path": "/opt/app"}], "mounted_files": [{"mount_path": "/opt/app/config.json", "file_content": "{}"}]}
     return {"volumes": draw(ONE_OF(WRONG, S(["data", {"name": "data"}])))}
 
@@ -411,15 +471,17 @@ def wild_mounted_files(draw: Any) -> Any:
     if kind == "valid":
         return draw(seeded(V.mounted_files))
     if kind == "path":
-        return [{"mount_path": draw(ONE_OF(S(BAD_PATHS), WRONG)), "file_content": "x"}]
+        drew_known()  # mounted-file-path: the SDK does not check mounted-file paths
+        return [{"mount_path": draw(ONE_OF(S(BAD_PATHS + SERVER_PATHS), WRONG)), "file_content": "x"}]
     if kind == "dup":
         return [{"mount_path": "/app/a", "file_content": "1"}, {"mount_path": "/app/a", "file_content": "2"}]
     if kind == "content":
-        return [{"mount_path": "/app/a", "file_content": draw(ONE_OF(WRONG, S([b"\xff\xfe", None, "x" * 10])))}]
+        return [{"mount_path": "/app/a", "file_content": draw(ONE_OF(WRONG, S([None, "x" * 10]), KS([b"\xff\xfe"])))}]
     if kind == "keys":
+        drew_known()  # spellings (path/content), unknown-nested-keys (mode)
         return [draw(S([{"mount_path": "/app/a"}, {"file_content": "x"}, {"path": "/app/a", "content": "x"},
                         {"mount_path": "/app/a", "file_content": "x", "mode": 420}]))]
-    return draw(ONE_OF(WRONG, S(["/app/a", [("/app/a", "x")], {"/app/a": 1}, {"rel": "x"}])))
+    return draw(ONE_OF(WRONG, S(["/app/a", [("/app/a", "x")]]), KS([{"/app/a": 1}, {"rel": "x"}])))
 
 
 # ---- secrets and image pull credentials --------------------------------------------------------------
@@ -451,6 +513,7 @@ def wild_secrets_family(draw: Any) -> dict[str, Any]:
                       {"registry": "r", "store": "s", "name": ""}, {"registry": "r", "store": "s"},
                       {"registry": "r", "store": "s", "name": "n", "password": "x"}, {"registry": 1, "store": "s", "name": "n"}]))
         return {"image_pull_credentials": (DC("ImagePullCredentials", **ipc) if draw(BOOL) else ipc)}
+    drew_known()  # incidental-sdk-error-classes: AttributeError from inside the SDK
     return draw(S([{"secrets": "HF_TOKEN"}, {"secrets": ["HF_TOKEN"]}, {"secrets": {"store": "s", "name": "n"}},
                    {"image_pull_credentials": "ghcr.io"}, {"image_pull_credentials": ["r"]}, {"secrets": [5]}]))
 
@@ -470,14 +533,18 @@ def wild_security_context(draw: Any) -> Any:
     elif kind == "bool":
         sc = {draw(S(["privileged", "allow_privilege_escalation", "read_only_root_filesystem"])): draw(S(["yes", 1, 0, "true", []]))}
     elif kind == "caps":
-        sc = {draw(S(["capabilities_add", "capabilities_drop"])): draw(S(["NET_ADMIN", [1], [""], ["net_admin"], ("SYS_TIME",)]))}
+        key = draw(S(["capabilities_add", "capabilities_drop"]))
+        if key == "capabilities_add":
+            drew_known()  # security-without-policy: no capability may be added without a policy
+        sc = {key: draw(S(["NET_ADMIN", [1], [""], ["net_admin"], ("SYS_TIME",)]))}
     elif kind == "seccomp":
-        sc = {"seccomp_profile": draw(ONE_OF(S(["Bogus", "", "unconfined", "Localhost/x"]), WRONG))}
+        sc = {"seccomp_profile": draw(ONE_OF(S([""]), KS(["Bogus", "unconfined", "Localhost/x"]), WRONG))}
     elif kind == "privilege":
+        drew_known()  # security-without-policy
         sc = draw(S([{"privileged": True}, {"capabilities_add": ["NET_ADMIN"]}, {"seccomp_profile": "Unconfined"},
                      {"capabilities_add": []}]))
     else:
-        return draw(ONE_OF(WRONG, S(["privileged", {"runAsUser": 1}, {"run_as_user": 1, "fs_group": 2}])))
+        return draw(ONE_OF(WRONG, S(["privileged", {"run_as_user": 1, "fs_group": 2}]), KS([{"runAsUser": 1}])))  # spellings
     return (DC("SecurityContext", **sc) if draw(BOOL) else sc)
 
 
@@ -492,8 +559,8 @@ def wild_object_storage(draw: Any) -> Any:
         return draw(seeded(V.object_storage))
     osa: dict[str, Any]
     if kind == "buckets":
-        osa = draw(S([{"buckets": []}, {"buckets": "models"}, {"buckets": [""]}, {"buckets": [1]}, {},
-                      {"buckets": ("a",)}, {"buckets": ["a", "a"]}, {"buckets": None}]))
+        osa = draw(S([{"buckets": []}, {"buckets": "models"}, {"buckets": [""]}, {"buckets": [1]},
+                      {"buckets": ("a",)}, {"buckets": ["a", "a"]}]) | KS([{}, {"buckets": None}]))  # incidental
     elif kind == "permission":
         osa = {"buckets": ["a"], "permission": draw(ONE_OF(S(["write", "READ_ONLY", "", "OBJECT_STORAGE_PERMISSION_READ"]), WRONG))}
     elif kind == "prefix":
@@ -527,20 +594,21 @@ def wild_containers(draw: Any) -> dict[str, Any]:
             [dict(base), dict(base, name="b")],
             [dict(base), {"image": "x", "resources": {"cpu": "1"}}],
             [dict(base), dict(base, name="main", primary=False)],
-            [dict(base, primary="yes")],
-        ]))
+        ]) | KS([[dict(base, primary="yes")]]))  # unchecked-types
     elif kind == "resources":
         rows = [dict(base), {"image": "x", "name": "b"}]
     elif kind == "gpu":
         rows = [dict(base), {"image": "x", "name": "b", "resources": {"cpu": "1", "gpu": 1}}]
     elif kind == "fields":
-        field, value = draw(S([("image", ""), ("image", 5), ("args", "run"), ("args", [1]), ("working_dir", "rel"),
+        field, value = draw(KS([("image", 5), ("command", 1), ("environment_variables", {"A": 1}),  # unchecked-types
+                                ("mounted_files", [{"mount_path": "rel", "file_content": "x"}])])  # mounted-file-path
+                            | S([("image", ""), ("args", "run"), ("args", [1]), ("working_dir", "rel"),
                                ("working_dir", "/"), ("working_dir", ""), ("volume_mounts", [{"volume": "", "mount_path": "/d"}]),
                                ("volume_mounts", [{"volume": "d", "mount_path": "rel"}]), ("volume_mounts", ["d"]),
                                ("secrets", [{"store": "a", "name": "n", "env_var": "E"}, {"store": "b", "name": "n", "env_var": "E"}]),
                                ("image_pull_credentials", {"registry": "", "store": "s", "name": "n"}),
-                               ("security_context", {"run_as_user": 1}), ("environment_variables", {"A": 1}),
-                               ("resources", {"cpu": "x"}), ("resources", {}), ("command", 1), ("mounted_files", [{"mount_path": "rel", "file_content": "x"}])]))
+                               ("security_context", {"run_as_user": 1}),
+                               ("resources", {"cpu": "x"}), ("resources", {})]))
         rows = [dict(base, **{field: value})]
     elif kind == "conflict":
         key, value = draw(S([("container_image", "python:3.11"), ("command", "python"), ("resources", {"cpu": "1"}),
@@ -565,18 +633,20 @@ def wild_placement(draw: Any) -> dict[str, Any]:
     if kind == "valid":
         return draw(seeded(V.placement))
     if kind == "mode":
-        return {"placement_mode": draw(ONE_OF(S(["x", "SANDBOX_MODE_CKS", "unspecified", "", "gpu", "cks "]), WRONG))}
+        return {"placement_mode": draw(ONE_OF(S(["x", "unspecified", "", "gpu", "cks "]), KS(["SANDBOX_MODE_CKS"]), WRONG))}
     if kind == "spill":
-        return draw(S([{"placement_spillover": "x"}, {"placement_spillover": 1},
+        return draw(KS([{"placement_spillover": 1}]) | S([{"placement_spillover": "x"},
                        {"placement_spillover": "cks_then_serverless", "placement_mode": "serverless"},
                        {"placement_spillover": "serverless_then_cks", "placement_mode": "cks"},
                        {"placement_spillover": "serverless_then_cks", "runner_ids": ["r1"]},
                        {"placement_spillover": "serverless_then_cks", "runner_ids": []},
                        {"placement_spillover": ""}]))
     if kind == "runners":
-        return draw(S([{"runner_ids": "r1"}, {"runner_ids": [1]}, {"runner_ids": [""]}, {"runner_ids": ["r1", "r1"]},
-                       {"runner_ids": ["r1"], "placement_mode": "serverless"}, {"runner_ids": ("r1",)}, {"runner_ids": ["x" * 70000]},
-                       {"runner_ids": ["r%d" % i for i in range(101)]}, {"runner_ids": [" "]}]))
+        return draw(S([{"runner_ids": [1]}, {"runner_ids": ["r1"], "placement_mode": "serverless"}, {"runner_ids": ("r1",)}])
+                    # runner-ids-server, unchecked-types
+                    | KS([{"runner_ids": [""]}, {"runner_ids": ["r1", "r1"]}, {"runner_ids": ["x" * 70000]},
+                          {"runner_ids": ["r%d" % i for i in range(101)]}, {"runner_ids": [" "]}, {"runner_ids": "r1"}]))
+    drew_known()  # runtime-class-pin: no runtime class may be pinned without a policy
     return {"runtime_class": draw(ONE_OF(WRONG, S(["kata-qemu", "gvisor", "Kata_QEMU", " "])))}
 
 
@@ -594,7 +664,22 @@ def wild_timeouts(draw: Any) -> dict[str, Any]:
     ))
     out = draw(seeded(V.timeouts))
     out[key] = value
+    if not _sdk_checks_timeout(key, value):
+        drew_known()
     return out
+
+
+def _sdk_checks_timeout(key: str, value: Any) -> bool:
+    """False where the value is a known difference: the SDK sends int(max_lifetime_seconds) unchecked
+    (lifetime-range, lifetime-not-integer, incidental errors of int()), does not check
+    request_timeout_seconds (client-timeouts), and takes a bool for a number (unchecked-types)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    if key == "max_lifetime_seconds":
+        return isinstance(value, int) and 0 <= value <= 2_592_000
+    if key == "request_timeout_seconds":
+        return value == value and value >= 0 and value != float("inf")
+    return True
 
 
 # ---- tags, annotations, environment ---------------------------------------------------------------------
@@ -603,7 +688,9 @@ wild_tags = ONE_OF(
     seeded(V.tags),
     S(["abc", ("a", "b"), ["a", "a"], [""], ["a b"], ["x" * 60], ["-"], ["ok-"], [None], ["ünï"]]),
     LISTS(ONE_OF(S(["a"]), WRONG), min_size=1, max_size=2),
-    WRONG,
+    # Sandbox.__init__ checks that tags is a list of strings, once it is truthy: {} is "not set"
+    WRONG_CHECKED.filter(lambda v: v != {}),
+    KS([{}]),  # unchecked-types
 )
 
 
@@ -615,16 +702,19 @@ def wild_annotations(draw: Any) -> Any:
         return draw(seeded(V.annotations))
     if kind == "value":
         return {"team": draw(ONE_OF(S(["", "x" * 300]), WRONG))}
+    if kind in ("key", "count"):
+        drew_known()  # annotation-rules: the SDK validates no annotation
     if kind == "key":
         return {draw(S(["", "bad key", "a/b/c", "/x", "x/", "-a", "a" * 64, "ünï", "exa mple.com/x", "A.B/c", "kubernetes.io/x"])): "v"}
     if kind == "count":
         return {f"k{i}": "v" for i in range(draw(S([100, 101, 150])))}
-    return draw(ONE_OF(WRONG, S(["team=ml", [("team", "ml")], {1: "x"}, {"team": None}])))
+    return draw(ONE_OF(WRONG, S([{1: "x"}, {"team": None}]), KS(["team=ml", [("team", "ml")]])))  # incidental
 
 
 wild_environment = ONE_OF(
     seeded(V.environment),
-    S([{"": "x"}, {"A": None}, {"1A": "x"}, {"A=B": "x"}, {1: "x"}, "A=1", [("A", "1")], {"A": "x" * 5000}]),
+    S([{"": "x"}, {"A": None}, {"1A": "x"}, {"A=B": "x"}, {1: "x"}, {"A": "x" * 5000}]),
+    KS(["A=1", [("A", "1")]]),  # incidental-sdk-messages
     st.dictionaries(S(["A"]), WRONG, min_size=1, max_size=1),
     WRONG,
 )
@@ -642,9 +732,10 @@ wild_removed = S([
 ])
 wild_unknown = S([
     {"resource": {"cpu": "1"}}, {"tag": ["a"]}, {"enviroment_variables": {"A": "1"}}, {"container": "x"},
-    {"containerImage": "python:3.11"}, {"maxLifetimeSeconds": 60}, {"runnerIds": ["r1"]}, {"env": {"A": "1"}},
-    {"gpu": 1}, {"image": "python:3.11"}, {"timeout": 30}, {"base_url": "https://example.com"}, {"temp_dir": "/tmp"},
-    {"instance_type": "gd-8xh100"}, {"primary_container": "main"}, {"mode": "cks"}, {"files": {"/a": "x"}},
+    {"env": {"A": "1"}}, {"gpu": 1}, {"image": "python:3.11"}, {"timeout": 30}, {"base_url": "https://example.com"},
+    {"temp_dir": "/tmp"}, {"primary_container": "main"}, {"mode": "cks"}, {"files": {"/a": "x"}},
+]) | KS([  # spellings, spec-fields
+    {"containerImage": "python:3.11"}, {"maxLifetimeSeconds": 60}, {"runnerIds": ["r1"]}, {"instance_type": "gd-8xh100"},
 ])
 
 
@@ -725,6 +816,19 @@ def background(g: G, focus: str | None, mode: str) -> list[tuple[str, dict[str, 
 @st.composite
 def cases(draw: Any) -> Case:
     """A request: a few families valid, at most one (the focus) wild, spread over the layers."""
+    _DREW_KNOWN[0] = False
+    case = draw(_cached(("assemble",), _assemble))
+    case.known = _DREW_KNOWN[0]
+    return case
+
+
+def reference_cases() -> st.SearchStrategy[Case]:
+    """The cases that draw no value of a known difference: where the SDK is the reference."""
+    return _cached(("reference",), lambda: cases().filter(lambda c: not c.known))
+
+
+@st.composite
+def _assemble(draw: Any) -> Case:
     focus = draw(S(FOCUS))
     mode = draw(S(["run", "run", "run", "defaults", "function"]))
     g = G(draw(INTS(0, 2**32 - 1)))
@@ -743,6 +847,8 @@ def cases(draw: Any) -> Case:
         free = name in ("removed", "unknown")  # stray keys: either layer, as they are
         if mode == "defaults":
             to_defaults = draw(BOOL) if is_focus else g.chance()
+            if name == "removed" and to_defaults:
+                drew_known()  # removed-keys-in-defaults: from_dict ignores them
             for k, v in value.items():
                 (d if to_defaults and (free or k in SANDBOX_DEFAULTS_FIELDS) else kw)[k] = v
             continue
@@ -750,6 +856,8 @@ def cases(draw: Any) -> Case:
         if name == "containers" and not is_focus:
             continue  # the SDK drops the session's containers for functions: only as the focus
         to_function = free and draw(BOOL)
+        if name == "removed" and not to_function:
+            drew_known()  # removed-keys-in-defaults: the session's from_dict ignores them
         for k, v in value.items():
             if to_function or (not free and k in FUNCTION_KEYS):
                 kw[k] = v
