@@ -28,8 +28,7 @@ from hypothesis import given, settings
 
 from diff_expectations import load_all, explain
 from diff_oracle import Case, run_sandgate, run_sdk
-from diff_report import message_shape, new_report
-from diff_report import Report
+from diff_report import Report, message_shape, new_report
 from diff_strategies import cases, reference_cases
 
 ENTRIES = load_all()
