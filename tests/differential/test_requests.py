@@ -126,3 +126,18 @@ def test_the_comparison_sees_an_sdk_refusal() -> None:
     case = Case("run", "tags", {"tags": "not-a-list"})
     assert run_sdk(case).verdict == "TypeError"
     assert run_sandgate(case).verdict == "TypeError"
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"placement_spillover": "serverless_then_cks"}, {"placement_mode": "serverless"}],
+)
+def test_runner_ids_spelled_in_camel_case_in_the_defaults_are_a_listed_difference(kwargs: dict[str, object]) -> None:
+    """Found by a long run: SandboxDefaults.from_dict drops `runnerIds`, sandgate reads it, and so
+    sees a placement conflict the SDK cannot see (docs/sdk-differences.md, spellings-in-defaults)."""
+    case = Case("defaults", "unknown", kwargs, defaults={"runnerIds": ["r1"]})
+    sdk, sg = run_sdk(case), run_sandgate(case)
+    assert sdk.verdict == "accepted"
+    assert sg.verdict == "ValueError"
+    hits = explain(ENTRIES, sdk.verdict, sdk.message, sg.verdict, list(sg.errors))
+    assert [h.source for h in hits] == ["difference"], hits
