@@ -36,6 +36,9 @@ class CheckWorker : public Napi::AsyncWorker {
       results_.push_back(j.context->run(
           {.defaults = std::move(j.defaults), .sandbox = std::move(j.sandbox), .overrides = std::move(j.overrides)}));
       exact_[i] = as_text_ && result_to_json_text(results_.back(), texts_[i]);
+      // The text says it all: free the result here, on the worker that built it, rather than
+      // keeping it for the main thread to free after OnOK.
+      if (exact_[i]) results_.back() = sandgate::Result();
     }
   }
 
@@ -60,7 +63,7 @@ class CheckWorker : public Napi::AsyncWorker {
   bool as_text_;
   std::vector<sandgate::Result> results_;
   std::vector<std::string> texts_;
-  std::vector<char> exact_;  // texts_[i] says what result_to_js would build
+  std::vector<char> exact_;  // texts_[i] says what result_to_js would build (results_[i] is then freed)
   Napi::Promise::Deferred deferred_;
 };
 
