@@ -186,31 +186,51 @@ class ManyCheck {
     }
   }
 
+  ManyCheck(ManyCheck&&) = default;
+  ~ManyCheck() {
+    if (graveyard_) graveyard_->close();  // results dropped from now on are freed where they are dropped
+  }
+
   // The results of up to `n` more records, in input order; empty at the end.
   std::vector<CheckResult> next_chunk(std::size_t n) {
     std::vector<CheckResult> out;
+    py::gil_scoped_release nogil;
+    // The results Python dropped since the last chunk are freed here, a few per record read: on
+    // the calling thread, which otherwise waits for the workers.
+    std::vector<Result> dead = graveyard_->take();
+    std::size_t freed = 0;
+    auto free_some = [&](std::size_t k) {
+      for (; k > 0 && freed < dead.size(); --k) dead[freed++] = Result();
+    };
     if (!source_->ended() && n > 0) {
       out.reserve(n);
-      py::gil_scoped_release nogil;
       std::size_t taken = 0;
-      auto next = [&](PendingRecord& p) { return taken < n && source_->next(p) && (++taken, true); };
+      auto next = [&](PendingRecord& p) {
+        free_some(2);
+        return taken < n && source_->next(p) && (++taken, true);
+      };
       if (engine_) {
         check_records(next, source_->name(), source_->limits(), *engine_, options_, jobs_,
                       [&](RequestRecord&&, Result&& r) {
-                        out.push_back(CheckResult{std::move(r)});
+                        out.emplace_back(std::move(r), graveyard_);
                         return true;
                       });
       } else {
         PendingRecord p;
-        while (next(p)) out.push_back(CheckResult{Result::from_diagnostics(load_errors_)});
+        while (next(p)) out.emplace_back(Result::from_diagnostics(load_errors_), graveyard_);
       }
     }
-    if (out.empty()) source_->raise_error();  // what ended the stream, once its records are out
+    free_some(dead.size());
+    if (out.empty()) {
+      py::gil_scoped_acquire gil;
+      source_->raise_error();  // what ended the stream, once its records are out
+    }
     return out;
   }
 
  private:
   std::unique_ptr<RecordSource> source_;
+  std::shared_ptr<Graveyard> graveyard_ = std::make_shared<Graveyard>();
   std::unique_ptr<Engine> engine_;
   Diagnostics load_errors_;
   CheckOptions options_;

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
+#include <vector>
 
 #include "sandgate/document.h"
 #include "sandgate/engine.h"
@@ -29,8 +31,47 @@ using LoadedPolicy = Loaded<Policy>;
 using LoadedRunners = Loaded<Runners>;
 using LoadedOrg = Loaded<Org>;
 
+// Native results of check_many that Python has let go of. Freeing one takes about as long as a
+// quarter of checking it, and Python drops them on the thread that holds the GIL, where nothing
+// else can run: the next chunk frees them instead, with the GIL released, beside the pool's
+// workers (bind_many.cpp). Open while its ManyCheck lives; once closed, results are freed where
+// they are dropped.
+struct Graveyard {
+  std::mutex mu;
+  bool open = true;
+  std::vector<Result> dead;
+
+  // Takes `r` if open; false if closed (the caller frees it).
+  bool bury(Result& r) {
+    std::lock_guard lock(mu);
+    if (!open) return false;
+    dead.push_back(std::move(r));
+    return true;
+  }
+  std::vector<Result> take() {
+    std::lock_guard lock(mu);
+    return std::move(dead);
+  }
+  std::vector<Result> close() {
+    std::lock_guard lock(mu);
+    open = false;
+    return std::move(dead);
+  }
+};
+
 struct CheckResult {
   Result result;
+  std::shared_ptr<Graveyard> graveyard;  // set on check_many's results
+
+  CheckResult() = default;
+  explicit CheckResult(Result r, std::shared_ptr<Graveyard> g = nullptr) : result(std::move(r)), graveyard(std::move(g)) {}
+  CheckResult(CheckResult&&) noexcept = default;  // leaves `graveyard` empty in the source
+  CheckResult& operator=(CheckResult&&) noexcept = default;
+  CheckResult(const CheckResult&) = delete;
+  CheckResult& operator=(const CheckResult&) = delete;
+  ~CheckResult() {
+    if (graveyard) graveyard->bury(result);
+  }
 };
 
 }  // namespace sandgate::python

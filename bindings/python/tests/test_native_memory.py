@@ -49,10 +49,14 @@ cases = {
     "exception_for(code)": lambda: sandgate.exception_for("INVALID_ARGUMENT", None, None),
     "Runners(text)": lambda: sandgate.Runners(runners_text).diagnostics,
     "check_many(4 dicts)": lambda: list(sandgate.check_many([sandbox] * 4, policy=policy, threads=1)),
+    # Results dropped one by one while the check goes on (freed by the next chunk, bind_many.cpp):
+    # chunks of 8 records, so each call spans three.
+    "check_many(20 dicts, each dropped)": lambda: sum(r.ok for r in sandgate.check_many([sandbox] * 20, policy=policy, threads=2)),
     "diff_policies(Policy, Policy)": lambda: sandgate.diff_policies(policy, policy_v2).counts,
     # The control: 390 bytes of native memory per call never freed (what Node's check() leaked).
     "control: malloc(390)": lambda: libc.malloc(390),
 }
+sandgate._many._CHUNK = 8
 import ctypes
 libc = ctypes.CDLL(None)
 libc.malloc.restype = ctypes.c_void_p
@@ -94,6 +98,7 @@ CASES = {
     "exception_for(code)": 1,
     "Runners(text)": 2,
     "check_many(4 dicts)": 4,
+    "check_many(20 dicts, each dropped)": 40,
     "diff_policies(Policy, Policy)": 8,
 }
 
