@@ -82,17 +82,21 @@ def main() -> int:
         for label, source in (("list", records), ("jsonl", path)):
             results[label] = {}
             oks = set()
-            for threads in args.threads:
-                best, best_cpu = float("inf"), 0.0
-                for _ in range(args.repeat):
+            # The thread counts take turns within each repeat, so a change in the machine's load
+            # during the run moves both sides of the ratio alike.
+            best = {t: (float("inf"), 0.0) for t in args.threads}
+            for _ in range(args.repeat):
+                for threads in args.threads:
                     elapsed, cpu, n, ok = run(source, threads, inputs)
                     assert n == args.n, (n, args.n)
                     oks.add(ok)
-                    if elapsed < best:
-                        best, best_cpu = elapsed, cpu
-                results[label][threads] = best
-                print(f"  {label:5} threads={threads}: {args.n / best:10,.0f} records/s  ({best:.3f} s wall, "
-                      f"{best_cpu:.3f} s CPU, {args.n / best_cpu:,.0f} records per CPU-second)")
+                    if elapsed < best[threads][0]:
+                        best[threads] = (elapsed, cpu)
+            for threads in args.threads:
+                wall, cpu = best[threads]
+                results[label][threads] = wall
+                print(f"  {label:5} threads={threads}: {args.n / wall:10,.0f} records/s  ({wall:.3f} s wall, "
+                      f"{cpu:.3f} s CPU, {args.n / cpu:,.0f} records per CPU-second)")
             assert len(oks) == 1, f"the accepted count depends on the threads: {oks}"
             base = results[label][args.threads[0]]
             for threads in args.threads[1:]:
