@@ -49,13 +49,17 @@ struct Graveyard {
     return true;
   }
   std::vector<Result> take() {
+    std::vector<Result> out;
     std::lock_guard lock(mu);
-    return std::move(dead);
+    out.swap(dead);
+    return out;
   }
   std::vector<Result> close() {
+    std::vector<Result> out;
     std::lock_guard lock(mu);
     open = false;
-    return std::move(dead);
+    out.swap(dead);
+    return out;
   }
 };
 
@@ -70,7 +74,11 @@ struct CheckResult {
   CheckResult(const CheckResult&) = delete;
   CheckResult& operator=(const CheckResult&) = delete;
   ~CheckResult() {
-    if (graveyard) graveyard->bury(result);
+    if (!graveyard) return;
+    try {
+      graveyard->bury(result);
+    } catch (...) {  // no memory for the list: `result` is untouched and freed here, as before
+    }
   }
 };
 
