@@ -92,6 +92,24 @@ TEST(Duplicates, a_duplicate_json_key_is_an_error) {
   EXPECT_EQ(d.diagnostics.front().path, "/b/x");
 }
 
+// Past 16 keys the JSON loader looks duplicates up in a set built on demand (json_loader.cpp).
+TEST(Duplicates, a_duplicate_json_key_is_found_among_many_keys_and_the_first_value_is_kept) {
+  std::string text = "{";
+  for (int i = 0; i < 20; ++i) text += "\"k" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
+  text += "\"k3\": 99, \"k19\": 98, \"k20\": 20}";
+  Document d = json(text);
+  ASSERT_TRUE(d.loaded);
+  std::vector<std::string> paths;
+  for (const auto& diag : d.diagnostics) {
+    if (diag.code == Code::DUPLICATE_KEY) paths.push_back(diag.path);
+  }
+  EXPECT_EQ(paths, (std::vector<std::string>{"/k3", "/k19"}));
+  EXPECT_EQ(d.root.members.size(), 21u);
+  EXPECT_EQ(d.root.find("k3")->integer, 3);
+  EXPECT_EQ(d.root.find("k19")->integer, 19);
+  EXPECT_EQ(d.root.find("k20")->integer, 20);
+}
+
 TEST(Tags, non_core_tags_are_rejected_and_str_forces_a_string) {
   Document bad = yaml("a: !!python/object:os.system x\n");
   EXPECT_TRUE(has_code(bad, Code::YAML_TAG));

@@ -3,6 +3,7 @@
 // duplicate-key errors.
 #include <cstring>
 #include <iterator>
+#include <memory>
 #include <unordered_set>
 
 #include "util/rapidjson.h"
@@ -18,7 +19,13 @@ class JsonBuilder {
  public:
   JsonBuilder(std::string_view text, const LineIndex& lines, const Limits& limits, DiagnosticSink& sink,
               LoadNotes& notes, const rapidjson::StringStream& stream)
-      : text_(text), lines_(lines), limits_(limits), sink_(sink), notes_(notes), stream_(stream) {}
+      : text_(text), lines_(lines), limits_(limits), sink_(sink), notes_(notes), stream_(stream) {
+    // A request record has a few dozen values: room for them from the start saves the scratch
+    // stacks' chain of reallocations (each moving every Member so far) on every record.
+    stack_.reserve(8);
+    members_.reserve(32);
+    items_.reserve(16);
+  }
 
   bool Null() { return scalar([](Node&) {}); }
   bool Bool(bool b) {
@@ -92,7 +99,7 @@ class JsonBuilder {
     std::string key;
     Mark key_mark;
     bool drop_value = false;
-    std::unordered_set<std::string> keys;
+    std::unique_ptr<std::unordered_set<std::string>> keys;  // past k_linear keys only: most objects never need one
   };
 
   std::string_view text_;
@@ -179,10 +186,11 @@ class JsonBuilder {
       }
       return false;
     }
-    if (f.keys.empty()) {
-      for (std::size_t i = f.first; i < members_.size(); ++i) f.keys.insert(members_[i].key);
+    if (!f.keys) {
+      f.keys = std::make_unique<std::unordered_set<std::string>>();
+      for (std::size_t i = f.first; i < members_.size(); ++i) f.keys->insert(members_[i].key);
     }
-    return !f.keys.insert(f.key).second;
+    return !f.keys->insert(f.key).second;
   }
 
   bool count(Mark m) {
@@ -217,28 +225,28 @@ class JsonBuilder {
       return false;
     }
     if (!count(n.mark)) return false;
-    Frame f;
+    Frame& f = stack_.emplace_back();
     f.first = n.is_array() ? items_.size() : members_.size();
     f.node = std::move(n);
-    stack_.push_back(std::move(f));
     return true;
   }
 
   bool close() {
     last_end_ = stream_.Tell();
-    Frame f = std::move(stack_.back());
-    stack_.pop_back();
-    if (f.node.is_array()) {
-      f.node.items.reserve(items_.size() - f.first);
-      std::move(items_.begin() + static_cast<std::ptrdiff_t>(f.first), items_.end(), std::back_inserter(f.node.items));
+    // Only the node leaves the frame: the rest of it (key, key set) is dropped where it is.
+    Frame& f = stack_.back();
+    Node node = std::move(f.node);
+    if (node.is_array()) {
+      node.items.reserve(items_.size() - f.first);
+      std::move(items_.begin() + static_cast<std::ptrdiff_t>(f.first), items_.end(), std::back_inserter(node.items));
       items_.resize(f.first);
     } else {
-      f.node.members.reserve(members_.size() - f.first);
-      std::move(members_.begin() + static_cast<std::ptrdiff_t>(f.first), members_.end(),
-                std::back_inserter(f.node.members));
+      node.members.reserve(members_.size() - f.first);
+      std::move(members_.begin() + static_cast<std::ptrdiff_t>(f.first), members_.end(), std::back_inserter(node.members));
       members_.resize(f.first);
     }
-    slot() = std::move(f.node);
+    stack_.pop_back();
+    slot() = std::move(node);
     return true;
   }
 
@@ -259,7 +267,7 @@ class JsonBuilder {
     Member& m = members_.emplace_back();
     m.key = std::move(f.key);
     m.key_mark = f.key_mark;
-    if (!f.keys.empty()) f.keys.insert(m.key);
+    if (f.keys) f.keys->insert(m.key);
     return m.value;
   }
 };
