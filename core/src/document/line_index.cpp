@@ -60,7 +60,7 @@ int LineIndex::code_points(std::size_t from, std::size_t to) const {
 
 Mark LineIndex::at_offset(std::size_t offset) const {
   offset = std::min(offset, text_.size());
-  // One line of ASCII (a JSON Lines record, a JSON value from a binding): the column is the offset.
+  // One line of ASCII (a JSON Lines record, most JSON text): the column is the offset.
   if (ascii_ && starts_.size() == 1) return Mark{1, static_cast<std::int32_t>(offset) + 1};
   auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
   std::size_t line = static_cast<std::size_t>(it - starts_.begin()) - 1;
