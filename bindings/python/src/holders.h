@@ -41,12 +41,10 @@ struct Graveyard {
   bool open = true;
   std::vector<Result> dead;
 
-  // Takes `r` if open; false if closed (the caller frees it).
-  bool bury(Result& r) {
+  // Takes `r` if open; once closed, leaves it to its owner to free.
+  void bury(Result& r) {
     std::lock_guard lock(mu);
-    if (!open) return false;
-    dead.push_back(std::move(r));
-    return true;
+    if (open) dead.push_back(std::move(r));
   }
   std::vector<Result> take() {
     std::vector<Result> out;
