@@ -1,8 +1,10 @@
 // Instructions and heap allocations of one `check` per README example, measured deterministically:
 // run under callgrind (bench/check_instructions.sh), each measured call is the only code collected
 // (client requests toggle collection around it, after a warm-up call), and a replaced operator
-// new counts allocations inside it. Two calls per example: check on the compiled request, and
-// compile + check from the loaded Document. Outside valgrind it prints the allocation counts.
+// new counts allocations inside it. Four steps per example: check on the compiled request,
+// compile + check from the loaded Document, the result as compact JSON text (what the Node binding
+// hands over for every check: the resolved sandbox and provenance are built on the way), and
+// freeing that result with its request. Outside valgrind it prints the allocation counts.
 #include <valgrind/callgrind.h>
 
 #include <atomic>
@@ -45,8 +47,22 @@ int main() {
     CALLGRIND_TOGGLE_COLLECT;
     std::uint64_t full_allocations = g_allocations.load() - before;
     CALLGRIND_DUMP_STATS_AT(e.sandbox.c_str());
-    std::printf("%s %s %llu %llu\n", e.sandbox.c_str(), r.ok() ? "passes" : "fails", static_cast<unsigned long long>(allocations),
-                static_cast<unsigned long long>(full_allocations));
+    before = g_allocations.load();
+    CALLGRIND_TOGGLE_COLLECT;
+    std::string json = result_to_json(full, false);
+    CALLGRIND_TOGGLE_COLLECT;
+    std::uint64_t json_allocations = g_allocations.load() - before;
+    CALLGRIND_DUMP_STATS_AT(e.sandbox.c_str());
+    {
+      Result dropped = std::move(full);
+      CALLGRIND_TOGGLE_COLLECT;
+      { Result gone = std::move(dropped); }
+      CALLGRIND_TOGGLE_COLLECT;
+    }
+    CALLGRIND_DUMP_STATS_AT(e.sandbox.c_str());
+    std::printf("%s %s %llu %llu %llu %zu\n", e.sandbox.c_str(), r.ok() ? "passes" : "fails",
+                static_cast<unsigned long long>(allocations), static_cast<unsigned long long>(full_allocations),
+                static_cast<unsigned long long>(json_allocations), json.size());
   }
   return 0;
 }
