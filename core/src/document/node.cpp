@@ -130,7 +130,9 @@ Node Node::make_object() {
 }
 
 Node& Node::add(std::string key, Node value) {
-  members.push_back(Member{std::move(key), {}, {}, std::move(value)});
+  // Built in place: a temporary Member would cost one more move and destruction of the whole
+  // value (a third of converting a JS object, and of building a resolved sandbox).
+  members.emplace_back(std::move(key), std::string(), Mark{}, std::move(value));
   return members.back().value;
 }
 
