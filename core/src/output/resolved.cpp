@@ -241,6 +241,11 @@ struct Builder {
   // The one table: every field of the sandbox schema, in schema order.
   void build() {
     out.resolved = Node::make_object();
+    // Room for every merged field and the ones rules always add (command, args, lifetime,
+    // timeout, placement mode, network, …): growing 1, 2, 4, … moved every Member each time, a
+    // tenth of building the output.
+    out.resolved.members.reserve(req.fields.size() + 8);
+    out.provenance.reserve(2 * req.fields.size() + 16);
     const auto& schema = schema::get("sandbox");
     for (const std::string& key : schema.root->property_names) {
       const model::MergedField* f = req.field(key);
