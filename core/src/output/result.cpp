@@ -188,15 +188,30 @@ std::optional<SlurmMapping> Result::slurm() const {
 void sort_for_reading(Diagnostics& diagnostics) {
   // Read top to bottom: inputs in order of first mention, then by position (diagnostics without a
   // position keep their relative order).
-  std::vector<std::string> inputs;  // copies: sorting moves the diagnostics
-  for (const auto& d : diagnostics) {
-    if (std::find(inputs.begin(), inputs.end(), d.input) == inputs.end()) inputs.push_back(d.input);
-  }
-  auto key = [&](const Diagnostic& d) {
-    auto rank = std::find(inputs.begin(), inputs.end(), d.input) - inputs.begin();
-    return std::make_tuple(rank, d.source ? d.source->line : 0, d.source ? d.source->column : 0);
+  std::vector<std::string_view> inputs;
+  struct Key {
+    std::size_t rank;
+    int line, column;
+    std::size_t index;
+    auto operator<=>(const Key&) const = default;
   };
-  std::stable_sort(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& a, const Diagnostic& b) { return key(a) < key(b); });
+  std::vector<Key> keys;
+  keys.reserve(diagnostics.size());
+  for (std::size_t i = 0; i < diagnostics.size(); ++i) {
+    const Diagnostic& d = diagnostics[i];
+    auto it = std::find(inputs.begin(), inputs.end(), d.input);
+    if (it == inputs.end()) it = inputs.insert(it, d.input);
+    keys.push_back({static_cast<std::size_t>(it - inputs.begin()), d.source ? d.source->line : 0,
+                    d.source ? d.source->column : 0, i});
+  }
+  // Usually in order already; otherwise the keys are sorted (the index keeps it stable) and the
+  // diagnostics, large objects, are moved once each.
+  if (std::is_sorted(keys.begin(), keys.end())) return;
+  std::sort(keys.begin(), keys.end());
+  Diagnostics sorted;
+  sorted.reserve(diagnostics.size());
+  for (const Key& k : keys) sorted.push_back(std::move(diagnostics[k.index]));
+  diagnostics = std::move(sorted);
 }
 
 }  // namespace sandgate
