@@ -27,7 +27,7 @@ struct Checked {
 
 std::string json_line(const RequestRecord& rec, const stream::ResultView& v) {
   rapidjson::StringBuffer buf;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+  JsonWriter<rapidjson::StringBuffer> w(buf);
   w.StartObject();
   w.Key("record");
   w.Int(rec.line);

@@ -3,7 +3,7 @@
 
 #include "cli.h"
 #include "sandgate/quantity.h"
-#include "util/rapidjson.h"
+#include "util/json_writers.h"
 
 namespace sandgate::cli {
 
@@ -24,7 +24,7 @@ Runner add_quantity_command(CLI::App& app, GlobalOptions& g) {
     QuantityGrammar grammar = args->grammar == "kubernetes" ? QuantityGrammar::kubernetes : QuantityGrammar::sdk;
     bool all_ok = true;
     rapidjson::StringBuffer buf;
-    rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buf);
+    PrettyJsonWriter<rapidjson::StringBuffer> w(buf);
     w.SetIndent(' ', 2);
     w.StartArray();
     for (const auto& v : args->values) {

@@ -5,8 +5,10 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "render/json_writer.h"
+#include "util/json_writers.h"
 
 namespace {
 
@@ -48,6 +50,75 @@ TEST(IntegerLiteralDecimal, what_is_not_an_integer_literal_gives_nothing) {
   EXPECT_EQ(integer_literal_decimal("12a"), "");
   EXPECT_EQ(integer_literal_decimal("09"), "");
   EXPECT_EQ(integer_literal_decimal("1:60"), "");
+}
+
+}  // namespace
+
+namespace {
+
+// The writers copy a string with nothing to escape in one go (util/json_writers.h); the text must
+// be byte for byte what RapidJSON's own writers make, for every string.
+template <typename Ours, typename Theirs>
+void expect_same_text(const std::vector<std::string>& strings) {
+  rapidjson::StringBuffer a, b;
+  Ours ours(a);
+  Theirs theirs(b);
+  ours.StartObject();
+  theirs.StartObject();
+  for (const auto& s : strings) {
+    ours.Key(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+    theirs.Key(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+    ours.StartArray();
+    theirs.StartArray();
+    ours.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+    theirs.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+    ours.String("literal");
+    theirs.String("literal");
+    ours.EndArray();
+    theirs.EndArray();
+  }
+  ours.EndObject();
+  theirs.EndObject();
+  ASSERT_EQ(std::string(a.GetString(), a.GetSize()), std::string(b.GetString(), b.GetSize()));
+}
+
+std::vector<std::string> strings_to_write() {
+  std::vector<std::string> out = {"", "a", "plain text of some length", "ünïcödé ✓ 😀", "/annotations/example.com~1owner"};
+  // Each character that needs an escape, and its neighbours, at every position of a 19-byte
+  // string (both 8-byte words and the tail), among plain ASCII and among bytes ≥ 0x80.
+  for (int c : {0x00, 0x01, 0x0A, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xFF}) {
+    for (std::size_t at = 0; at < 19; ++at) {
+      std::string plain(19, 'x');
+      plain[at] = static_cast<char>(c);
+      out.push_back(plain);
+      std::string high(19, '\xC3');
+      high[at] = static_cast<char>(c);
+      out.push_back(high);
+    }
+  }
+  return out;
+}
+
+TEST(JsonWriters, write_every_string_as_rapidjson_does) {
+  auto strings = strings_to_write();
+  expect_same_text<sandgate::JsonWriter<rapidjson::StringBuffer>, rapidjson::Writer<rapidjson::StringBuffer>>(strings);
+  expect_same_text<sandgate::PrettyJsonWriter<rapidjson::StringBuffer>, rapidjson::PrettyWriter<rapidjson::StringBuffer>>(
+      strings);
+}
+
+TEST(JsonWriters, find_what_needs_an_escape_in_any_lane) {
+  for (std::size_t n = 1; n <= 24; ++n) {
+    for (std::size_t at = 0; at < n; ++at) {
+      for (char c : {'\0', '\x1F', '"', '\\', '\n'}) {
+        std::string s(n, '\xE2');
+        s[at] = c;
+        EXPECT_FALSE(sandgate::json_detail::needs_no_escape(s.data(), s.size())) << n << " " << at << " " << int(c);
+      }
+      std::string fine(n, ' ');
+      fine[at] = '\x7F';
+      EXPECT_TRUE(sandgate::json_detail::needs_no_escape(fine.data(), fine.size())) << n << " " << at;
+    }
+  }
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 
 #include "sandgate/quantity.h"
 #include "sandgate/render.h"
-#include "util/rapidjson.h"
+#include "util/json_writers.h"
 
 namespace sandgate::render {
 
@@ -369,13 +369,14 @@ void write_code_info(W& w, const CodeInfo& c) {
 // Runs `fn` with a writer and returns the text it wrote.
 template <typename Fn>
 std::string write_json(bool pretty, Fn fn) {
-  rapidjson::StringBuffer buf;
+  // A result's text is a few kilobytes: room for it up front instead of growing from 256 bytes.
+  rapidjson::StringBuffer buf(nullptr, 4096);
   if (pretty) {
-    rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buf);
+    PrettyJsonWriter<rapidjson::StringBuffer> w(buf);
     w.SetIndent(' ', 2);
     fn(w);
   } else {
-    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    JsonWriter<rapidjson::StringBuffer> w(buf);
     fn(w);
   }
   return std::string(buf.GetString(), buf.GetSize());

@@ -54,7 +54,7 @@ void put_value(W& w, const std::optional<Node>& v) {
 template <typename Fn>
 std::string compact(Fn fn) {
   rapidjson::StringBuffer buf;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+  JsonWriter<rapidjson::StringBuffer> w(buf);
   fn(w);
   return std::string(buf.GetString(), buf.GetSize());
 }

@@ -7,7 +7,7 @@
 
 #include "sandgate/diagnostic.h"
 #include "sandgate/render.h"
-#include "util/rapidjson.h"
+#include "util/json_writers.h"
 
 namespace sandgate::stream {
 
