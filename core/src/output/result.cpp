@@ -4,6 +4,7 @@
 #include "sandgate/result.h"
 
 #include <algorithm>
+#include <array>
 #include <tuple>
 
 #include "engine/rules.h"
@@ -188,25 +189,50 @@ std::optional<SlurmMapping> Result::slurm() const {
 void sort_for_reading(Diagnostics& diagnostics) {
   // Read top to bottom: inputs in order of first mention, then by position (diagnostics without a
   // position keep their relative order).
-  std::vector<std::string_view> inputs;
+  if (diagnostics.size() < 2) return;
+  // The inputs in order of first mention: a handful (sandbox, defaults, overrides, policy, runners,
+  // org), so a small array on the stack; more spill into the vector.
+  std::array<std::string_view, 8> first{};
+  std::size_t first_count = 0;
+  std::vector<std::string_view> more;
+  auto rank = [&](std::string_view input) -> std::size_t {
+    for (std::size_t i = 0; i < first_count; ++i) {
+      if (first[i] == input) return i;
+    }
+    for (std::size_t i = 0; i < more.size(); ++i) {
+      if (more[i] == input) return first.size() + i;
+    }
+    if (first_count < first.size()) {
+      first[first_count] = input;
+      return first_count++;
+    }
+    more.push_back(input);
+    return first.size() + more.size() - 1;
+  };
   struct Key {
     std::size_t rank;
     int line, column;
     std::size_t index;
     auto operator<=>(const Key&) const = default;
   };
+  auto key = [&](std::size_t i) {
+    const Diagnostic& d = diagnostics[i];
+    return Key{rank(d.input), d.source ? d.source->line : 0, d.source ? d.source->column : 0, i};
+  };
+  // Usually in reading order already: then nothing is allocated or moved.
+  Key previous = key(0);
+  std::size_t i = 1;
+  for (; i < diagnostics.size(); ++i) {
+    Key k = key(i);
+    if (k < previous) break;
+    previous = k;
+  }
+  if (i == diagnostics.size()) return;
+  // Otherwise the keys are sorted (the index keeps it stable) and each diagnostic, a large object,
+  // is moved once. Ranks are first-mention order, so the keys already made stay valid.
   std::vector<Key> keys;
   keys.reserve(diagnostics.size());
-  for (std::size_t i = 0; i < diagnostics.size(); ++i) {
-    const Diagnostic& d = diagnostics[i];
-    auto it = std::find(inputs.begin(), inputs.end(), d.input);
-    if (it == inputs.end()) it = inputs.insert(it, d.input);
-    keys.push_back({static_cast<std::size_t>(it - inputs.begin()), d.source ? d.source->line : 0,
-                    d.source ? d.source->column : 0, i});
-  }
-  // Usually in order already; otherwise the keys are sorted (the index keeps it stable) and the
-  // diagnostics, large objects, are moved once each.
-  if (std::is_sorted(keys.begin(), keys.end())) return;
+  for (std::size_t j = 0; j < diagnostics.size(); ++j) keys.push_back(key(j));
   std::sort(keys.begin(), keys.end());
   Diagnostics sorted;
   sorted.reserve(diagnostics.size());
