@@ -366,11 +366,43 @@ void write_code_info(W& w, const CodeInfo& c) {
   w.EndObject();
 }
 
+// The buffer write_json writes into: one per thread, kept between calls, so a stream of records
+// does not allocate (and free) a buffer for every value it writes. A call made while the thread's
+// buffer is in use (one value written inside another) gets a buffer of its own.
+class JsonBufferLease {
+ public:
+  JsonBufferLease() : own_(in_use()) { in_use() = true; }
+  ~JsonBufferLease() {
+    if (own_) return;
+    rapidjson::StringBuffer& b = shared();
+    // A large value's room is given back rather than kept for the thread's life.
+    bool large = b.GetSize() > (std::size_t{64} << 10);
+    b.Clear();
+    if (large) b.ShrinkToFit();
+    in_use() = false;
+  }
+  JsonBufferLease(const JsonBufferLease&) = delete;
+  JsonBufferLease& operator=(const JsonBufferLease&) = delete;
+  rapidjson::StringBuffer& buffer() { return own_ ? local_ : shared(); }
+
+ private:
+  static rapidjson::StringBuffer& shared() {
+    thread_local rapidjson::StringBuffer b;
+    return b;
+  }
+  static bool& in_use() {
+    thread_local bool busy = false;
+    return busy;
+  }
+  bool own_;
+  rapidjson::StringBuffer local_;
+};
+
 // Runs `fn` with a writer and returns the text it wrote.
 template <typename Fn>
 std::string write_json(bool pretty, Fn fn) {
-  // A result's text is a few kilobytes: room for it up front instead of growing from 256 bytes.
-  rapidjson::StringBuffer buf(nullptr, 4096);
+  JsonBufferLease lease;
+  rapidjson::StringBuffer& buf = lease.buffer();
   if (pretty) {
     PrettyJsonWriter<rapidjson::StringBuffer> w(buf);
     w.SetIndent(' ', 2);
