@@ -17,6 +17,7 @@ one is meant when the rule would guess wrong.
 from __future__ import annotations
 
 import dataclasses
+import io
 import os
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -62,10 +63,7 @@ def read_path(path: str | os.PathLike[str], label: str) -> tuple[bytes, str]:
 
 def _wrong_kind(value: object, label: str) -> TypeError | None:
     """A value that is clearly a programming error (not a document): a TypeError naming the right call."""
-    import io
-
-    from ._policy import Org, Policy, Runners
-
+    Policy, Runners, Org = _policy.Policy, _policy.Runners, _policy.Org
     expected = {"policy": Policy, "runners": Runners, "org": Org}.get(label)
     if isinstance(value, (Policy, Runners, Org)):
         return TypeError(
@@ -93,6 +91,10 @@ def load(
     from_text: Callable[[bytes, str], T],
     from_value: Callable[[object, str], T],
 ) -> T:
+    if type(value) is dict:
+        # A plain dict is a document, never a path, text or a wrong kind: the checks below (an ABC
+        # isinstance among them) cost more than converting a small policy.
+        return from_value(value, "")
     if isinstance(value, str) and str_is_path(value) or isinstance(value, os.PathLike):
         data, name = read_path(value, label)
         return from_text(data, name)
