@@ -189,8 +189,19 @@ std::string_view given_as_name(GivenAs c) {
 }
 
 std::string pointer_join(std::string_view base, std::string_view token) {
+  // Most tokens have nothing to escape: then they are copied in one go (this runs for every value
+  // a compile or a policy build reads, and went a character at a time).
+  bool plain = true;
+  for (char c : token) plain &= (c != '~') & (c != '/');
   std::string out;
-  out.reserve(base.size() + token.size() + 1);
+  if (plain) {
+    out.reserve(base.size() + token.size() + 1);
+    out.append(base);
+    out += '/';
+    out.append(token);
+    return out;
+  }
+  out.reserve(base.size() + 2 * token.size() + 1);
   out.append(base);
   out += '/';
   for (char c : token) {
@@ -206,9 +217,14 @@ std::string pointer_join(std::string_view base, std::string_view token) {
 }
 
 std::string pointer_join(std::string_view base, std::size_t index) {
-  std::string out(base);
+  char digits[24];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, index);
+  (void)ec;  // 24 characters hold any std::size_t
+  std::string out;
+  out.reserve(base.size() + 1 + static_cast<std::size_t>(end - digits));
+  out.append(base);
   out += '/';
-  out += std::to_string(index);
+  out.append(digits, end);
   return out;
 }
 
