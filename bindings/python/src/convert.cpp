@@ -123,6 +123,13 @@ class Converter {
    public:
     Step(std::string& path, std::string_view token) : path_(path), size_(path.size()) {
       path_ += '/';
+      // Most keys have nothing to escape: copied in one go (this runs for every member converted).
+      bool plain = true;
+      for (char c : token) plain &= (c != '~') & (c != '/');
+      if (plain) {
+        path_.append(token);
+        return;
+      }
       for (char c : token) {
         if (c == '~') {
           path_ += "~0";

@@ -105,6 +105,16 @@ def test_unsupported_objects() -> None:
     ]
 
 
+
+def test_an_unsupported_value_under_a_key_to_escape() -> None:
+    # The converter's own pointer escapes "/" and "~" (RFC 6901) like every other path.
+    r = sandgate.check({"resources": RES, "annotations": {"example.com/a~b": object(), "plain": object()}})
+    assert errors(r) == [
+        ("SG_VALUE_UNSUPPORTED", "/annotations/example.com~1a~0b"),
+        ("SG_VALUE_UNSUPPORTED", "/annotations/plain"),
+    ]
+
+
 class RaisingMapping(Mapping[str, Any]):
     def __getitem__(self, key: str) -> Any:
         raise RuntimeError("getter exploded")
