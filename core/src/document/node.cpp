@@ -132,8 +132,12 @@ Node Node::make_object() {
 Node& Node::add(std::string key, Node value) {
   // Built in place: a temporary Member would cost one more move and destruction of the whole
   // value (a third of converting a JS object, and of building a resolved sandbox).
-  members.emplace_back(std::move(key), std::string(), Mark{}, std::move(value));
-  return members.back().value;
+  // (Not emplace_back(key, {}, {}, value): Clang 14, the fuzz build's compiler, has no
+  // parenthesized aggregate initialization.)
+  Member& m = members.emplace_back();
+  m.key = std::move(key);
+  m.value = std::move(value);
+  return m.value;
 }
 
 bool Node::operator==(const Node& other) const {
