@@ -57,17 +57,25 @@ void put_quoted(OS& os, const char* s, std::size_t n) {
 
 }  // namespace json_detail
 
-template <typename OS>
-class JsonWriter : public rapidjson::Writer<OS> {
-  using Base = rapidjson::Writer<OS>;
-
+// RapidJSON's writer `Base` with the one-go copy; `Pretty` says which RapidJSON String it stands
+// for (PrettyWriter's writes its own prefix and does not end the value).
+template <typename Base, bool Pretty>
+class FastStringWriter : public Base {
  public:
   using Base::Base;
   bool String(const char* s, rapidjson::SizeType n, bool copy = false) {
     if (!json_detail::needs_no_escape(s, n)) return Base::String(s, n, copy);
-    this->Prefix(rapidjson::kStringType);
+    if constexpr (Pretty) {
+      this->PrettyPrefix(rapidjson::kStringType);
+    } else {
+      this->Prefix(rapidjson::kStringType);
+    }
     json_detail::put_quoted(*this->os_, s, n);
-    return this->EndValue(true);
+    if constexpr (Pretty) {
+      return true;
+    } else {
+      return this->EndValue(true);
+    }
   }
   bool String(const char* s) { return String(s, static_cast<rapidjson::SizeType>(std::strlen(s))); }
   bool Key(const char* s, rapidjson::SizeType n, bool copy = false) { return String(s, n, copy); }
@@ -75,20 +83,8 @@ class JsonWriter : public rapidjson::Writer<OS> {
 };
 
 template <typename OS>
-class PrettyJsonWriter : public rapidjson::PrettyWriter<OS> {
-  using Base = rapidjson::PrettyWriter<OS>;
-
- public:
-  using Base::Base;
-  bool String(const char* s, rapidjson::SizeType n, bool copy = false) {
-    if (!json_detail::needs_no_escape(s, n)) return Base::String(s, n, copy);
-    this->PrettyPrefix(rapidjson::kStringType);
-    json_detail::put_quoted(*this->os_, s, n);
-    return true;  // as PrettyWriter::String: no EndValue
-  }
-  bool String(const char* s) { return String(s, static_cast<rapidjson::SizeType>(std::strlen(s))); }
-  bool Key(const char* s, rapidjson::SizeType n, bool copy = false) { return String(s, n, copy); }
-  bool Key(const char* s) { return String(s); }
-};
+using JsonWriter = FastStringWriter<rapidjson::Writer<OS>, false>;
+template <typename OS>
+using PrettyJsonWriter = FastStringWriter<rapidjson::PrettyWriter<OS>, true>;
 
 }  // namespace sandgate
