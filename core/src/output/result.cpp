@@ -4,12 +4,11 @@
 #include "sandgate/result.h"
 
 #include <algorithm>
-#include <array>
-#include <tuple>
 
 #include "engine/rules.h"
 #include "output/output.h"
 #include "sandgate/request.h"
+#include "sandgate/small_vector.h"
 
 namespace sandgate {
 
@@ -190,24 +189,16 @@ void sort_for_reading(Diagnostics& diagnostics) {
   // Read top to bottom: inputs in order of first mention, then by position (diagnostics without a
   // position keep their relative order).
   if (diagnostics.size() < 2) return;
-  // The inputs in order of first mention: a handful (sandbox, defaults, overrides, policy, runners,
-  // org), so a small array on the stack; more spill into the vector.
-  std::array<std::string_view, 8> first{};
-  std::size_t first_count = 0;
-  std::vector<std::string_view> more;
+  // The inputs in order of first mention: a handful (sandbox, defaults, overrides, policy,
+  // runners, org), kept without allocating.
+  SmallVector<std::string_view, 8> inputs;
   auto rank = [&](std::string_view input) -> std::size_t {
-    for (std::size_t i = 0; i < first_count; ++i) {
-      if (first[i] == input) return i;
+    auto at = std::find(inputs.begin(), inputs.end(), input);
+    if (at == inputs.end()) {
+      inputs.push_back(input);
+      return inputs.size() - 1;
     }
-    for (std::size_t i = 0; i < more.size(); ++i) {
-      if (more[i] == input) return first.size() + i;
-    }
-    if (first_count < first.size()) {
-      first[first_count] = input;
-      return first_count++;
-    }
-    more.push_back(input);
-    return first.size() + more.size() - 1;
+    return static_cast<std::size_t>(at - inputs.begin());
   };
   struct Key {
     std::size_t rank;
