@@ -122,23 +122,7 @@ class Converter {
   class Step {
    public:
     Step(std::string& path, std::string_view token) : path_(path), size_(path.size()) {
-      path_ += '/';
-      // Most keys have nothing to escape: copied in one go (this runs for every member converted).
-      bool plain = true;
-      for (char c : token) plain &= (c != '~') & (c != '/');
-      if (plain) {
-        path_.append(token);
-        return;
-      }
-      for (char c : token) {
-        if (c == '~') {
-          path_ += "~0";
-        } else if (c == '/') {
-          path_ += "~1";
-        } else {
-          path_ += c;
-        }
-      }
+      pointer_append(path_, token);
     }
     Step(std::string& path, std::size_t index) : path_(path), size_(path.size()) {
       path_ += '/';

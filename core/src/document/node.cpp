@@ -192,31 +192,32 @@ std::string_view given_as_name(GivenAs c) {
   return {};
 }
 
-std::string pointer_join(std::string_view base, std::string_view token) {
+void pointer_append(std::string& path, std::string_view token) {
+  path += '/';
   // Most tokens have nothing to escape: then they are copied in one go (this runs for every value
-  // a compile or a policy build reads, and went a character at a time).
+  // a compile, a policy build or a binding's converter reads).
   bool plain = true;
   for (char c : token) plain &= (c != '~') & (c != '/');
-  std::string out;
   if (plain) {
-    out.reserve(base.size() + token.size() + 1);
-    out.append(base);
-    out += '/';
-    out.append(token);
-    return out;
+    path.append(token);
+    return;
   }
-  out.reserve(base.size() + 2 * token.size() + 1);
-  out.append(base);
-  out += '/';
   for (char c : token) {
     if (c == '~') {
-      out += "~0";
+      path += "~0";
     } else if (c == '/') {
-      out += "~1";
+      path += "~1";
     } else {
-      out += c;
+      path += c;
     }
   }
+}
+
+std::string pointer_join(std::string_view base, std::string_view token) {
+  std::string out;
+  out.reserve(base.size() + token.size() + 1);
+  out.append(base);
+  pointer_append(out, token);
   return out;
 }
 
