@@ -266,8 +266,7 @@ class JsonBuilder {
     }
     Member& m = members_.emplace_back();
     m.key = std::move(f.key);
-    m.key_mark = f.key_mark;
-    if (f.keys) f.keys->insert(m.key);
+    m.key_mark = f.key_mark;  // (is_duplicate has put the key in the frame's set, if it has one)
     return m.value;
   }
 };
