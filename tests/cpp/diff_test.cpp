@@ -2,7 +2,7 @@
 // change, comparing resolutions, the summary's bounded groups, and the JSON object's shape.
 #include <gtest/gtest.h>
 
-#include <rapidjson/document.h>
+#include "util/rapidjson.h"
 
 #include "rules/policy_diff.h"
 #include "sandgate/diff.h"

@@ -78,6 +78,43 @@ TEST(Positions, json_values_have_line_and_column) {
   EXPECT_EQ(c->items[1].mark.column, 17);
 }
 
+// The JSON reader decodes strings in place, 16 bytes at a time past the first aligned byte
+// (json_loader.cpp): every escape at every offset of keys and values up to 40 bytes long must
+// decode exactly, and the value after them keep its column.
+TEST(Json, strings_decode_in_place_with_an_escape_at_any_offset) {
+  struct Escape {
+    std::string_view written;
+    std::string_view meant;
+  };
+  const Escape escapes[] = {{"\\n", "\n"}, {"\\\"", "\""}, {"\\\\", "\\"}, {"\\u00e9", "\xc3\xa9"}, {"\\t", "\t"}};
+  for (const Escape& e : escapes) {
+    for (std::size_t len = 0; len <= 40; ++len) {
+      for (std::size_t at = 0; at <= len; ++at) {
+        std::string before(at, 'a'), after(len - at, 'b');
+        std::string written = before + std::string(e.written) + after;
+        std::string meant = before + std::string(e.meant) + after;
+        std::string text = "{\"k" + written + "\": \"" + written + "\", \"next\": 1}";
+        Document d = json(text);
+        ASSERT_TRUE(d.loaded) << text;
+        ASSERT_EQ(d.root.members.size(), 2u) << text;
+        EXPECT_EQ(d.root.members[0].key, "k" + meant) << text;
+        EXPECT_EQ(d.root.members[0].value.text, meant) << text;
+        const Node* next = d.root.find("next");
+        ASSERT_NE(next, nullptr) << text;
+        EXPECT_EQ(next->mark.column, static_cast<int>(text.size()) - 1) << text;
+      }
+    }
+  }
+}
+
+TEST(Json, an_unterminated_string_of_any_length_is_a_syntax_error) {
+  for (std::size_t len = 0; len <= 40; ++len) {
+    Document d = json("{\"k\": \"" + std::string(len, 'x'));
+    EXPECT_FALSE(d.loaded);
+    EXPECT_TRUE(has_code(d, Code::SYNTAX)) << len;
+  }
+}
+
 TEST(Duplicates, a_duplicate_yaml_key_is_an_error_and_the_first_value_is_kept) {
   Document d = yaml("a: 1\na: 2\n");
   ASSERT_TRUE(d.loaded);

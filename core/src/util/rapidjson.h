@@ -8,6 +8,13 @@
 // loader and writers). Ours costs a comparison when it passes; valijson sees it already defined.
 #pragma once
 
+// Strings and white space scanned 16 bytes at a time (every x86-64 has SSE2). Its aligned loads
+// can read up to 15 bytes past a string's NUL: a buffer handed to a Reader has that much room
+// (json_loader.cpp); schema_store.cpp parses with a length, which never scans past it.
+#if defined(__SSE2__) && !defined(RAPIDJSON_SSE2)
+#define RAPIDJSON_SSE2
+#endif
+
 #include <stdexcept>
 #include <string>
 
