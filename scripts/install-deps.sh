@@ -12,7 +12,7 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
 apt_packages=(
   build-essential cmake ninja-build pkg-config
-  libyaml-cpp-dev rapidjson-dev libre2-dev libcli11-dev libfmt-dev
+  libyaml-cpp-dev rapidjson-dev libre2-dev libcli11-dev libfmt-dev libmimalloc-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev valgrind
   git ca-certificates
