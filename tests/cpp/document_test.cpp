@@ -107,6 +107,19 @@ TEST(Json, strings_decode_in_place_with_an_escape_at_any_offset) {
   }
 }
 
+// Only a \u escape can put a NUL or a lone surrogate into a JSON string (json_loader.cpp skips
+// both checks in a text without one): each is still found, in a key or a value, after other escapes.
+TEST(Json, an_escaped_nul_or_lone_surrogate_is_found_wherever_it_is) {
+  EXPECT_TRUE(has_code(json("{\"a\": \"x\\u0000y\"}"), Code::NUL_BYTE));
+  EXPECT_TRUE(has_code(json("{\"a\\u0000\": 1}"), Code::NUL_BYTE));
+  EXPECT_TRUE(has_code(json("{\"a\": \"\\\\\", \"b\": \"\\ude00\"}"), Code::INVALID_UTF8));
+  EXPECT_TRUE(has_code(json("{\"\\udc00\": 1}"), Code::INVALID_UTF8));
+  Document fine = json("{\"a\": \"\\\\u0000 \\u00e9\"}");  // an escaped backslash, then u0000; é
+  ASSERT_TRUE(fine.loaded);
+  EXPECT_FALSE(has_code(fine, Code::NUL_BYTE));
+  EXPECT_EQ(fine.root.find("a")->text, "\\u0000 \xc3\xa9");
+}
+
 TEST(Json, an_unterminated_string_of_any_length_is_a_syntax_error) {
   for (std::size_t len = 0; len <= 40; ++len) {
     Document d = json("{\"k\": \"" + std::string(len, 'x'));

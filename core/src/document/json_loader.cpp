@@ -19,7 +19,13 @@ class JsonBuilder {
  public:
   JsonBuilder(std::string_view text, const LineIndex& lines, const Limits& limits, DiagnosticSink& sink,
               LoadNotes& notes, rapidjson::InsituStringStream& stream)
-      : text_(text), lines_(lines), limits_(limits), sink_(sink), notes_(notes), stream_(stream) {
+      : text_(text),
+        lines_(lines),
+        limits_(limits),
+        sink_(sink),
+        notes_(notes),
+        stream_(stream),
+        unicode_escapes_(text.find("\\u") != std::string_view::npos) {
     // A request record has a few dozen values: room for them from the start saves the scratch
     // stacks' chain of reallocations (each moving every Member so far) on every record.
     stack_.reserve(8);
@@ -115,6 +121,9 @@ class JsonBuilder {
   Node dropped_;  // the value of a duplicate key
   bool has_root_ = false;
   bool limit_hit_ = false;
+  // The text is valid UTF-8 without NUL (load_text checked it): only a \u escape can decode to a
+  // NUL or a lone surrogate. Most documents have none, and then no string needs either check.
+  bool unicode_escapes_ = false;
   std::size_t nodes_ = 0;
   std::size_t last_end_ = 0;
 
@@ -152,6 +161,7 @@ class JsonBuilder {
   // The path is built only on failure: it can be megabytes long, and keys are many.
   template <typename PathFn>
   bool check_utf8(std::string_view s, Mark m, PathFn path) {
+    if (!unicode_escapes_) return true;
     // A lone surrogate comes out as 0xED 0xA0-0xBF …; a string without 0xED needs no scan.
     if (std::memchr(s.data(), 0xED, s.size()) == nullptr) return true;
     std::string_view rest(s);
@@ -173,7 +183,7 @@ class JsonBuilder {
 
   // An escape (\u0000) can put a NUL into a string although the text has none.
   void check_nul(std::string_view s, Mark m) {
-    if (s.find('\0') == std::string_view::npos || !notes_.has_room(Code::NUL_BYTE, m)) return;
+    if (!unicode_escapes_ || s.find('\0') == std::string_view::npos || !notes_.has_room(Code::NUL_BYTE, m)) return;
     notes_.add(Code::NUL_BYTE, child_path(), m, "the string contains a NUL character (written as \\u0000)",
                "remove it; C and many tools cut the text there");
   }
