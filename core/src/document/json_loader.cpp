@@ -319,7 +319,7 @@ bool load_json(std::string_view text, const LineIndex& lines, const Limits& limi
   if (r.IsError()) {
     if (builder.stopped_by_limit()) return false;
     if (r.Code() == rapidjson::kParseErrorDocumentEmpty) {
-      sink.add(Code::EMPTY_DOCUMENT, "", Mark{1, 1}, "the document is empty",
+      sink.add(Code::EMPTY_DOCUMENT, "", lines.at_offset(0), "the document is empty",
                "write an object, or {} for an empty one");
       return false;
     }

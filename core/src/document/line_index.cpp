@@ -11,7 +11,7 @@ bool starts_code_point(char c) { return (static_cast<unsigned char>(c) & 0xC0) !
 
 }  // namespace
 
-LineIndex::LineIndex(std::string_view text) : text_(text) {
+LineIndex::LineIndex(std::string_view text, Mark origin) : text_(text), origin_(origin) {
   starts_.push_back(0);
   // Line starts by memchr, ASCII by eight bytes at a time: a record of a request stream builds
   // one index per line, so this loop is paid for every record.
@@ -61,10 +61,10 @@ int LineIndex::code_points(std::size_t from, std::size_t to) const {
 Mark LineIndex::at_offset(std::size_t offset) const {
   offset = std::min(offset, text_.size());
   // One line of ASCII (a JSON Lines record, most JSON text): the column is the offset.
-  if (ascii_ && starts_.size() == 1) return Mark{1, static_cast<std::int32_t>(offset) + 1};
+  if (ascii_ && starts_.size() == 1) return placed(0, static_cast<std::int32_t>(offset) + 1);
   auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
   std::size_t line = static_cast<std::size_t>(it - starts_.begin()) - 1;
-  return Mark{static_cast<std::int32_t>(line + 1), code_points(starts_[line], offset) + 1};
+  return placed(line, code_points(starts_[line], offset) + 1);
 }
 
 std::size_t LineIndex::offset_of(int line0, int byte_column0) const {
@@ -75,9 +75,11 @@ std::size_t LineIndex::offset_of(int line0, int byte_column0) const {
 }
 
 Mark LineIndex::at_line_byte(int line0, int byte_column0) const {
-  if (line0 < 0 || static_cast<std::size_t>(line0) >= starts_.size()) return Mark{line0 + 1, byte_column0 + 1};
+  if (line0 < 0) return Mark{line0 + 1, byte_column0 + 1};
+  if (static_cast<std::size_t>(line0) >= starts_.size()) return placed(static_cast<std::size_t>(line0), byte_column0 + 1);
   std::size_t start = starts_[static_cast<std::size_t>(line0)];
-  return Mark{line0 + 1, code_points(start, start + static_cast<std::size_t>(std::max(byte_column0, 0))) + 1};
+  return placed(static_cast<std::size_t>(line0),
+                code_points(start, start + static_cast<std::size_t>(std::max(byte_column0, 0))) + 1);
 }
 
 }  // namespace sandgate

@@ -40,14 +40,14 @@ Document load_document(std::string_view text, Format format, std::string file, s
 }
 
 Document detail::load_text(std::string_view text, Format format, std::string file, std::string input,
-                           const Limits& limits, bool yaml_fallback) {
+                           const Limits& limits, bool yaml_fallback, Mark origin) {
   Document doc;
   doc.file = std::move(file);
   doc.input = std::move(input);
   DiagnosticSink sink(doc.diagnostics, doc.file, doc.input);
 
   if (text.size() > limits.max_bytes) {
-    sink.add(Code::DOC_TOO_LARGE, "", Mark{1, 1},
+    sink.add(Code::DOC_TOO_LARGE, "", origin,
              "the document is larger than the limit of " + size_text(limits.max_bytes) + " (at least " +
                  std::to_string(text.size()) + " bytes)",
              "split it, or raise the size limit");
@@ -56,7 +56,7 @@ Document detail::load_text(std::string_view text, Format format, std::string fil
   // A UTF-8 byte order mark is allowed (YAML permits it; editors write it) and skipped.
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
 
-  LineIndex lines(text);
+  LineIndex lines(text, origin);
   bool is_nul = false;
   std::size_t bad = find_invalid_utf8(text, is_nul);
   if (bad != std::string_view::npos) {

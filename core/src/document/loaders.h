@@ -19,7 +19,8 @@ bool load_json(std::string_view text, const LineIndex& lines, const Limits& limi
 
 // load_document itself; with `yaml_fallback` false, text that fails as JSON is a JSON syntax error
 // and is never retried as flow-style YAML (a JSON Lines record must be JSON: SPEC §10.1).
+// `origin`: where the text begins in `file` (a stream's record); every mark is placed from it.
 Document load_text(std::string_view text, Format format, std::string file, std::string input, const Limits& limits,
-                   bool yaml_fallback);
+                   bool yaml_fallback, Mark origin = Mark{1, 1});
 
 }  // namespace sandgate::detail

@@ -627,14 +627,14 @@ Pass parse_yaml(std::string_view text, const LineIndex& lines, const Limits& lim
   try {
     YAML::Parser parser(in);
     if (!parser.HandleNextDocument(builder) || !builder.has_root()) {
-      sink.add(Code::EMPTY_DOCUMENT, "", Mark{1, 1}, "the document is empty",
+      sink.add(Code::EMPTY_DOCUMENT, "", lines.at_offset(0), "the document is empty",
                "write an object, or {} for an empty one");
     } else {
       root = builder.take_root();
       pass.loaded = check_rest_of_stream(parser, builder.document_start(), text, lines, sink, pass);
       // Nothing written at all (`---` alone, or only properties): empty, not an explicit null.
       if (pass.loaded && root.is_null() && root.text.empty()) {
-        sink.add(Code::EMPTY_DOCUMENT, "", root.mark.known() ? root.mark : Mark{1, 1}, "the document is empty",
+        sink.add(Code::EMPTY_DOCUMENT, "", root.mark.known() ? root.mark : lines.at_offset(0), "the document is empty",
                  "write an object, or {} for an empty one");
         pass.loaded = false;
       }

@@ -12,33 +12,6 @@ namespace {
 
 constexpr std::array<std::string_view, 4> k_record_keys = {"id", "sandbox", "defaults", "overrides"};
 
-// Moves the marks of a tree loaded from a record's own text to the record's place in the stream:
-// `lines` lines down, and `columns` to the right on the record's first line.
-void shift(Mark& m, int lines, int columns) {
-  if (!m.known()) return;
-  if (m.line == 1) m.column += columns;
-  m.line += lines;
-}
-
-void shift(Node& n, int lines, int columns) {
-  shift(n.mark, lines, columns);
-  for (auto& item : n.items) shift(item, lines, columns);
-  for (auto& m : n.members) {
-    shift(m.key_mark, lines, columns);
-    shift(m.value, lines, columns);
-  }
-}
-
-void shift(Diagnostics& ds, int lines, int columns) {
-  for (auto& d : ds) {
-    if (!d.source) continue;
-    Mark m{d.source->line, d.source->column};
-    shift(m, lines, columns);
-    d.source->line = m.line;
-    d.source->column = m.column;
-  }
-}
-
 Diagnostic record_problem(Code code, std::string path, Mark mark, const std::string& file, std::string message,
                           std::string hint) {
   Diagnostic d;
@@ -159,12 +132,9 @@ RequestRecord prepare_record(PendingRecord pending, const std::string& stream_na
     return record_from_node(std::move(*pending.tree), pending.index, pending.line, stream_name,
                             std::move(pending.tree_diagnostics));
   }
-  Document doc = detail::load_text(pending.text, Format::json, stream_name, std::string(k_requests_input), limits, false);
-  int lines = pending.line - 1, columns = pending.column - 1;
-  if (lines != 0 || columns != 0) {
-    shift(doc.root, lines, columns);
-    shift(doc.diagnostics, lines, columns);
-  }
+  // Read alone, placed where it stands in the stream.
+  Document doc = detail::load_text(pending.text, Format::json, stream_name, std::string(k_requests_input), limits,
+                                   false, Mark{pending.line, pending.column});
   if (!doc.loaded) {
     RequestRecord r;
     r.index = pending.index;
