@@ -34,7 +34,7 @@ class PathStack {
     bool is_index;
   };
   std::string base_;
-  std::vector<Token> tokens_;
+  SmallVector<Token, 8> tokens_;  // deeper than 8 only in unusual documents: no allocation per walk
 };
 
 struct Walker {
