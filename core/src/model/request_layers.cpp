@@ -296,13 +296,14 @@ void merge_layers(RequestCompiler& c) {
   };
   // Replaces (or adds) a whole field; maps and lists record the origin of each entry or item.
   // The prepared layers are ours: their members move into the merged request.
-  auto set = [&](Member& mem, const Origin& o) {
+  auto set = [&](Member& mem, Origin&& origin) {
     MergedField* f = find(mem.key);
     if (f && mem.key == "volumes") c.replaced_volumes.push_back(std::move(*f));
     if (!f) f = &fields.emplace_back();
     f->member = std::move(mem);
-    f->origin = o;
+    f->origin = std::move(origin);
     f->parts.clear();
+    const Origin& o = f->origin;
     const Node& v = f->member.value;
     if (is_one_of(f->member.key, k_map_fields) && v.is_object()) {
       for (const auto& e : v.members) f->parts.push_back(member_origin(e, pointer_join(o.path, e.input_key()), o.layer));
@@ -339,9 +340,9 @@ void merge_layers(RequestCompiler& c) {
       if (is_one_of(mem.key, k_map_fields)) {
         // Shallow merge; an empty map leaves the earlier one; keys cannot be removed.
         if (!v.is_object()) {
-          set(mem, o);
+          set(mem, std::move(o));
         } else if (!existing || !existing->member.value.is_object()) {
-          if (!v.members.empty() || !existing) set(mem, o);
+          if (!v.members.empty() || !existing) set(mem, std::move(o));
         } else {
           Node& map = existing->member.value;
           // Keys by position, so a merge costs linear time whatever the sizes (the reserve keeps
@@ -357,10 +358,10 @@ void merge_layers(RequestCompiler& c) {
               kept.original_key = std::move(e.original_key);
               kept.key_mark = e.key_mark;
               kept.value = std::move(e.value);
-              existing->parts[it->second] = eo;
+              existing->parts[it->second] = std::move(eo);
             } else {
               map.members.push_back(std::move(e));
-              existing->parts.push_back(eo);
+              existing->parts.push_back(std::move(eo));
               at.emplace(map.members.back().key, map.members.size() - 1);
             }
           }
@@ -375,12 +376,12 @@ void merge_layers(RequestCompiler& c) {
             existing->member.value.items.push_back(std::move(v.items[i]));
           }
         } else {
-          set(mem, o);
+          set(mem, std::move(o));
         }
         continue;
       }
       if ((mem.key == "container_image" || mem.key == "command") && v.is_string() && v.text.empty()) continue;
-      set(mem, o);  // scalars, lists (runner_ids: [] clears) and whole objects (resources, network)
+      set(mem, std::move(o));  // scalars, lists (runner_ids: [] clears) and whole objects (resources, network)
     }
   }
   if (!containers_layer) return;
