@@ -120,6 +120,24 @@ TEST(Json, an_escaped_nul_or_lone_surrogate_is_found_wherever_it_is) {
   EXPECT_EQ(fine.root.find("a")->text, "\\u0000 \xc3\xa9");
 }
 
+// JSON has no raw control characters in strings: each of U+0001-U+001F, at any offset of a
+// string up to 40 bytes long, is a syntax error (RapidJSON's SSE2 scan let 0x1A-0x1F through:
+// util/rapidjson.h).
+TEST(Json, a_raw_control_character_in_a_string_is_a_syntax_error) {
+  for (char c = 0x01; c < 0x20; ++c) {
+    if (c == '\n' || c == '\r' || c == '\t') continue;  // white space; inside a string still an error, below
+    for (std::size_t at = 0; at <= 40; ++at) {
+      std::string text = "{\"k\": \"" + std::string(at, 'a') + c + std::string(40 - at, 'b') + "\"}";
+      Document d = json(text);
+      EXPECT_FALSE(d.loaded) << int(c) << " at " << at;
+      EXPECT_TRUE(has_code(d, Code::SYNTAX)) << int(c) << " at " << at;
+    }
+  }
+  for (char c : {'\n', '\r', '\t'}) {
+    EXPECT_FALSE(json(std::string("{\"k\": \"a") + c + "b\"}").loaded) << int(c);
+  }
+}
+
 TEST(Json, an_unterminated_string_of_any_length_is_a_syntax_error) {
   for (std::size_t len = 0; len <= 40; ++len) {
     Document d = json("{\"k\": \"" + std::string(len, 'x'));

@@ -300,12 +300,8 @@ bool load_json(std::string_view text, const LineIndex& lines, const Limits& limi
                DiagnosticSink& sink) {
   // RapidJSON reads a NUL-terminated buffer (the text has no NUL: checked before) and, in situ,
   // decodes each string over its own text there: no per-character push onto a side stack.
-  // Positions come from `text`, which stays as it was. With SSE2 (util/rapidjson.h) it scans in
-  // aligned 16-byte loads, which may reach 15 bytes past the NUL: the buffer owns them (ASan
-  // reports a heap overflow in Json.* tests without this padding).
-  std::string buffer;
-  buffer.reserve(text.size() + 16);
-  buffer.assign(text);
+  // Positions come from `text`, which stays as it was.
+  std::string buffer(text);
   rapidjson::InsituStringStream stream(buffer.data());
   LoadNotes notes(sink);
   JsonBuilder builder(text, lines, limits, sink, notes, stream);

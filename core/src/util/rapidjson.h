@@ -8,12 +8,10 @@
 // loader and writers). Ours costs a comparison when it passes; valijson sees it already defined.
 #pragma once
 
-// Strings and white space scanned 16 bytes at a time (every x86-64 has SSE2). Its aligned loads
-// can read up to 15 bytes past a string's NUL: a buffer handed to a Reader has that much room
-// (json_loader.cpp); schema_store.cpp parses with a length, which never scans past it.
-#if defined(__SSE2__) && !defined(RAPIDJSON_SSE2)
-#define RAPIDJSON_SSE2
-#endif
+// Not RAPIDJSON_SSE2: its 16-byte string scans (reader and writer, RapidJSON 1.1) take only bytes
+// below 0x1A for control characters, so a raw 0x1A-0x1F would be read inside a JSON string and
+// written unescaped (Json.a_raw_control_character_in_a_string_is_a_syntax_error and
+// JsonWriters.write_every_control_character_escaped fail with it; the Node suite found it).
 
 #include <stdexcept>
 #include <string>
