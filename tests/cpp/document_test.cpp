@@ -78,9 +78,9 @@ TEST(Positions, json_values_have_line_and_column) {
   EXPECT_EQ(c->items[1].mark.column, 17);
 }
 
-// The JSON reader decodes strings in place, 16 bytes at a time past the first aligned byte
-// (json_loader.cpp): every escape at every offset of keys and values up to 40 bytes long must
-// decode exactly, and the value after them keep its column.
+// The JSON reader decodes each string in place, over the text it came from (json_loader.cpp):
+// every escape at every offset of keys and values up to 40 bytes long must decode exactly, and
+// the value after them keep its column.
 TEST(Json, strings_decode_in_place_with_an_escape_at_any_offset) {
   struct Escape {
     std::string_view written;
