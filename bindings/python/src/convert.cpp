@@ -124,10 +124,7 @@ class Converter {
     Step(std::string& path, std::string_view token) : path_(path), size_(path.size()) {
       pointer_append(path_, token);
     }
-    Step(std::string& path, std::size_t index) : path_(path), size_(path.size()) {
-      path_ += '/';
-      path_ += std::to_string(index);
-    }
+    Step(std::string& path, std::size_t index) : path_(path), size_(path.size()) { pointer_append(path_, index); }
     ~Step() { path_.resize(size_); }
     Step(const Step&) = delete;
     Step& operator=(const Step&) = delete;

@@ -105,7 +105,6 @@ def test_unsupported_objects() -> None:
     ]
 
 
-
 def test_an_unsupported_value_under_a_key_to_escape() -> None:
     # The converter's own pointer escapes "/" and "~" (RFC 6901) like every other path.
     r = sandgate.check({"resources": RES, "annotations": {"example.com/a~b": object(), "plain": object()}})

@@ -98,6 +98,7 @@ std::string pointer_join(std::string_view base, std::string_view token);
 // Appends "/" + escaped `token` to `path` (pointer_join in place).
 void pointer_append(std::string& path, std::string_view token);
 std::string pointer_join(std::string_view base, std::size_t index);
+void pointer_append(std::string& path, std::size_t index);
 // Splits a pointer into unescaped tokens; false if it is malformed.
 bool pointer_split(std::string_view pointer, std::vector<std::string>& tokens);
 // The node at `pointer`, matching object keys by their input spelling; nullptr if none.

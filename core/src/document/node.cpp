@@ -221,15 +221,19 @@ std::string pointer_join(std::string_view base, std::string_view token) {
   return out;
 }
 
-std::string pointer_join(std::string_view base, std::size_t index) {
+void pointer_append(std::string& path, std::size_t index) {
   char digits[24];
   auto [end, ec] = std::to_chars(digits, digits + sizeof digits, index);
   (void)ec;  // 24 characters hold any std::size_t
+  path += '/';
+  path.append(digits, end);
+}
+
+std::string pointer_join(std::string_view base, std::size_t index) {
   std::string out;
-  out.reserve(base.size() + 1 + static_cast<std::size_t>(end - digits));
+  out.reserve(base.size() + 21);  // "/" and up to 20 digits
   out.append(base);
-  out += '/';
-  out.append(digits, end);
+  pointer_append(out, index);
   return out;
 }
 
