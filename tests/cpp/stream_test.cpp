@@ -4,9 +4,15 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
+#include <mutex>
+#include <set>
+#include <stdexcept>
 #include <thread>
 
 #include "sandgate/engine.h"
+#include "sandgate/request.h"
+#include "sandgate/document.h"
 #include "sandgate/stream.h"
 #include "stream/ordered_pool.h"
 #include "stream/result_view.h"
@@ -233,6 +239,173 @@ TEST(OrderedPool, stops_when_delivery_fails) {
   EXPECT_FALSE(done);
   EXPECT_EQ(delivered, 10);
   EXPECT_LT(next, 100000) << "reading stops too";
+}
+
+TEST(OrderedPool, a_session_hands_out_a_part_at_a_time_and_keeps_reading_ahead) {
+  stream::PoolOptions o;
+  o.jobs = 2;
+  o.batch_items = 4;
+  o.window_batches = 3;
+  std::atomic<unsigned> bad_worker{0};
+  stream::OrderedPool<int, int> pool(o, [&](int&& x, unsigned w) {
+    if (w >= 2) bad_worker = 1;
+    return x * 3;
+  });
+  int produced = 0;
+  std::vector<int> seen;
+  stream::OrderedPool<int, int>::Session session(pool);
+  auto produce = [&](int& x) { return produced < 103 ? (x = produced++, true) : false; };
+  auto weight = [](const int&) { return std::size_t{1}; };
+  auto deliver = [&](int&& y) {
+    seen.push_back(y);
+    return true;
+  };
+  ASSERT_TRUE(session.step(produce, weight, deliver, 5));
+  EXPECT_EQ(seen.size(), 5u);
+  EXPECT_GT(produced, 5) << "the window is read ahead, for the workers to go on with";
+  EXPECT_LE(produced, 5 + 3 * 4) << "but no further than the window";
+  while (!session.finished()) {
+    std::size_t before = seen.size();
+    ASSERT_TRUE(session.step(produce, weight, deliver, 7));
+    EXPECT_TRUE(seen.size() - before == 7 || session.finished());
+  }
+  ASSERT_EQ(seen.size(), 103u);
+  for (int i = 0; i < 103; ++i) EXPECT_EQ(seen[static_cast<std::size_t>(i)], 3 * i);
+  EXPECT_EQ(bad_worker.load(), 0u) << "worker indices are 0 and 1";
+}
+
+TEST(OrderedPool, runs_again_after_an_early_stop_an_exception_and_an_abandoned_session) {
+  stream::PoolOptions o;
+  o.jobs = 2;
+  o.batch_items = 3;
+  stream::OrderedPool<int, int> pool(o, [](int&& x, unsigned) {
+    if (x == -1) throw std::runtime_error("bad input");
+    return x + 1;
+  });
+  auto weight = [](const int&) { return std::size_t{1}; };
+  auto full_run = [&] {
+    int next = 0;
+    std::vector<int> seen;
+    bool done = pool.run([&](int& x) { return next < 300 ? (x = next++, true) : false; }, weight, [&](int&& y) {
+      seen.push_back(y);
+      return true;
+    });
+    EXPECT_TRUE(done);
+    EXPECT_EQ(seen.size(), 300u);
+    for (int i = 0; i < static_cast<int>(seen.size()); ++i) EXPECT_EQ(seen[static_cast<std::size_t>(i)], i + 1);
+  };
+  int next = 0, delivered = 0;
+  EXPECT_FALSE(pool.run([&](int& x) { return next < 1000 ? (x = next++, true) : false; }, weight,
+                        [&](int&&) { return ++delivered < 10; }));
+  full_run();
+  next = 0;
+  EXPECT_THROW(pool.run([&](int& x) { return next < 1000 ? (x = next++ == 50 ? -1 : next, true) : false; }, weight,
+                        [](int&&) { return true; }),
+               std::runtime_error);
+  full_run();
+  {
+    next = 0;
+    stream::OrderedPool<int, int>::Session abandoned(pool);
+    EXPECT_TRUE(abandoned.step([&](int& x) { return next < 1000 ? (x = next++, true) : false; }, weight,
+                               [](int&&) { return true; }, 4));
+  }  // records in flight are dropped or waited for here
+  full_run();
+}
+
+TEST(RecordChecker, each_result_comes_with_the_worker_whose_thread_made_it) {
+  std::string text;
+  for (int i = 0; i < 400; ++i) {
+    text += "{\"resources\":{\"cpu\":\"" + std::to_string(i % 12 + 1) + "\",\"memory\":\"1Gi\"}}\n";
+  }
+  auto policy = Policy::parse("constraints:\n  resources: {max_cpu: \"8\"}\n", Format::yaml, "p.yaml").policy;
+  Engine engine(policy);
+  for (unsigned jobs : {1u, 2u}) {
+    std::mutex mu;
+    std::map<unsigned, std::set<std::thread::id>> threads;  // worker → the threads its chore ran on
+    RecordChecker checker(engine, {}, jobs, "r.jsonl", Limits{}, [&](unsigned w) {
+      std::lock_guard lock(mu);
+      threads[w].insert(std::this_thread::get_id());
+    });
+    EXPECT_EQ(checker.jobs(), jobs);
+    auto reader = RequestReader::from_text(text, "r.jsonl");
+    std::vector<bool> oks;
+    std::set<unsigned> workers;
+    std::size_t calls = 0;
+    for (;;) {
+      ++calls;
+      std::size_t n = checker.take([&](PendingRecord& p) { return reader->next(p); },
+                                   [&](RequestRecord&&, std::unique_ptr<Result> r, unsigned w) {
+                                     workers.insert(w);
+                                     oks.push_back(r->ok());
+                                     return true;
+                                   },
+                                   37);
+      if (n < 37) break;
+    }
+    ASSERT_EQ(oks.size(), 400u) << jobs;
+    EXPECT_EQ(calls, 400u / 37 + 1);
+    for (int i = 0; i < 400; ++i) EXPECT_EQ(oks[static_cast<std::size_t>(i)], i % 12 + 1 <= 8) << i;
+    for (unsigned w : workers) EXPECT_LT(w, jobs);
+    std::set<std::thread::id> all;
+    for (auto& [w, ids] : threads) {
+      EXPECT_EQ(ids.size(), 1u) << "worker " << w << " is one thread";
+      all.insert(ids.begin(), ids.end());
+    }
+    EXPECT_EQ(all.size(), threads.size()) << "and each worker a different one";
+    if (jobs == 1) {
+      EXPECT_EQ(*all.begin(), std::this_thread::get_id()) << "one job: the calling thread checks";
+    } else {
+      EXPECT_EQ(all.count(std::this_thread::get_id()), 0u);
+    }
+  }
+}
+
+TEST(Record, text_written_from_a_native_value_has_no_positions_as_the_value_had_none) {
+  // A sandbox with an unknown key and a record-level problem, as text and as the value it says.
+  const std::string sandbox = "{\"resources\":{\"cpu\":\"1\",\"memory\":\"1Gi\"},\"imagee\":\"x\"}";
+  Engine engine(nullptr);
+  PendingRecord p;
+  p.index = p.line = 7;
+  p.text = sandbox;
+  p.from_native = true;
+  RequestRecord from_text = prepare_record(std::move(p), "<records>");
+  ASSERT_TRUE(from_text.readable());
+  Node value = load_document(sandbox, Format::json, "x.json", "sandbox").root;
+  auto strip = [](Node& n, auto& self) -> void {
+    n.mark = Mark{};
+    for (auto& i : n.items) self(i, self);
+    for (auto& m : n.members) {
+      m.key_mark = Mark{};
+      self(m.value, self);
+    }
+  };
+  strip(value, strip);
+  RequestRecord from_value = record_from_node(std::move(value), 7, 7, "<records>");
+  auto compile = [](Document d) {
+    Request::OwnedLayers layers;
+    layers.sandbox = std::move(d);
+    return Request::compile(std::move(layers));
+  };
+  auto a = engine.check(compile(std::move(from_text.sandbox)));
+  auto b = engine.check(compile(std::move(from_value.sandbox)));
+  ASSERT_EQ(a.diagnostics().size(), b.diagnostics().size());
+  ASSERT_FALSE(a.diagnostics().empty());
+  for (std::size_t i = 0; i < a.diagnostics().size(); ++i) {
+    EXPECT_EQ(a.diagnostics()[i].code, b.diagnostics()[i].code);
+    EXPECT_EQ(a.diagnostics()[i].path, b.diagnostics()[i].path);
+    EXPECT_EQ(a.diagnostics()[i].message, b.diagnostics()[i].message);
+    EXPECT_FALSE(a.diagnostics()[i].source.has_value()) << a.diagnostics()[i].path;
+  }
+  PendingRecord q;
+  q.index = q.line = 9;
+  q.text = "[1,2]";
+  q.from_native = true;
+  RequestRecord problem = prepare_record(std::move(q), "<records>");
+  ASSERT_FALSE(problem.readable());
+  EXPECT_EQ(problem.problem->code, Code::NOT_AN_OBJECT);
+  ASSERT_TRUE(problem.problem->source.has_value()) << "placed at the record, as a value's record-level problem is";
+  EXPECT_EQ(problem.problem->source->line, 9);
+  EXPECT_EQ(problem.problem->source->column, 1);
 }
 
 TEST(CheckRecords, results_in_input_order_with_unreadable_records_in_place) {

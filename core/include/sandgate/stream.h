@@ -50,6 +50,9 @@ struct PendingRecord {
   Diagnostics tree_diagnostics;  // load diagnostics of `tree`, with paths relative to it
   std::optional<Diagnostic> problem;  // already known to be unreadable (too large, a broken list)
   std::size_t bytes = 0;  // the record's length in the input
+  // `text` was written by a binding from a native value (so that the tree is built, and later
+  // freed, on the thread that checks it): it has no positions, as the value had none.
+  bool from_native = false;
 };
 
 // A record ready to be checked.
@@ -117,5 +120,36 @@ RequestRecord record_from_node(Node root, std::size_t index, int line, const std
 bool check_records(const std::function<bool(PendingRecord&)>& next, const std::string& stream_name, const Limits& limits,
                    const Engine& engine, const CheckOptions& options, unsigned jobs,
                    const std::function<bool(RequestRecord&&, Result&&)>& deliver);
+
+// check_records as an object, for a binding that checks a stream a part at a time (Python's
+// check_many asks for a chunk per call): the worker threads live as long as the checker, and each
+// result is handed over as a pointer (a Result is about 2 KB) with the index of the worker that made
+// it, so the binding can give it back to that worker to free: `chore(w)` runs on worker `w` before
+// each record it checks. Freed on the thread that allocated it, a result costs the allocator no
+// lock; freed on another, two threads contend for one allocator arena (glibc), which made
+// check_many slower on 2 threads than on 1. With one job, worker 0 is the calling thread.
+class RecordChecker {
+ public:
+  using Deliver = std::function<bool(RequestRecord&&, std::unique_ptr<Result>, unsigned worker)>;
+  RecordChecker(const Engine& engine, const CheckOptions& options, unsigned jobs, std::string stream_name,
+                const Limits& limits, std::function<void(unsigned worker)> chore = {});
+  ~RecordChecker();
+  RecordChecker(const RecordChecker&) = delete;
+  RecordChecker& operator=(const RecordChecker&) = delete;
+
+  unsigned jobs() const;  // worker threads (1: none, the calling thread checks)
+  // Checks the records `next` gives until it returns false, delivering each in input order on the
+  // calling thread; returns false when `deliver` stopped it. A checker runs again afterwards.
+  bool run(const std::function<bool(PendingRecord&)>& next, const Deliver& deliver);
+  // The same a part at a time: delivers up to `n` more results of the stream `next` gives, and
+  // returns with the records read ahead still being checked, so the workers go on while the caller
+  // handles what it was given. `next` must give the same stream from call to call. Returns how many
+  // were delivered: fewer than `n` only at the end of the stream. Not to be mixed with run().
+  std::size_t take(const std::function<bool(PendingRecord&)>& next, const Deliver& deliver, std::size_t n);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace sandgate

@@ -134,7 +134,7 @@ RequestRecord prepare_record(PendingRecord pending, const std::string& stream_na
   }
   // Read alone, placed where it stands in the stream.
   Document doc = detail::load_text(pending.text, Format::json, stream_name, std::string(k_requests_input), limits,
-                                   false, Mark{pending.line, pending.column});
+                                   false, pending.from_native ? Mark{} : Mark{pending.line, pending.column});
   if (!doc.loaded) {
     RequestRecord r;
     r.index = pending.index;
