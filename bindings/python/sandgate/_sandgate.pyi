@@ -113,7 +113,7 @@ class ManyCheck:
 
 def check_many(
     records: object,
-    prepare: Callable[[object], object],
+    prepare: Callable[[object], tuple[object, dict[str, str]]],
     kind: str,
     name: str,
     policy: LoadedPolicy | None,
@@ -164,7 +164,7 @@ def diff_policies(
     old: LoadedPolicy,
     new: LoadedPolicy,
     records: object,
-    prepare: Callable[[object], object],
+    prepare: Callable[[object], tuple[object, dict[str, str]]],
     kind: str,
     name: str,
     runners: LoadedRunners | None,

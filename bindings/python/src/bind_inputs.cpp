@@ -66,11 +66,7 @@ Loaded<T> loaded_from_value(py::handle value, const std::string& input, const st
   return from_load<T>(T::from_node(std::move(c.root), file), member, file);
 }
 
-CheckResult result_of(Diagnostics ds) {
-  CheckResult out;
-  out.result = Result::from_diagnostics(std::move(ds));
-  return out;
-}
+CheckResult result_of(Diagnostics ds) { return CheckResult(Result::from_diagnostics(std::move(ds))); }
 
 // Errors that kept an input from loading at all: a check with it reports them and nothing else.
 template <typename T>
@@ -122,20 +118,16 @@ CheckResult check(InputDocument& sandbox, InputDocument* defaults, InputDocument
   layers.sandbox = std::move(sandbox.doc);
   if (defaults) layers.defaults = std::move(defaults->doc);
   if (overrides) layers.overrides = std::move(overrides->doc);
-  CheckResult out;
   py::gil_scoped_release nogil;
-  out.result = engine.check(Request::compile(std::move(layers), options));
-  return out;
+  return CheckResult(engine.check(Request::compile(std::move(layers), options)));
 }
 
 CheckResult normalize(py::handle value, const std::string& client) {
   CheckOptions options = options_of(client, "");
   Converted c = to_node(value, "sandbox", "/resources");
   if (!c.ok()) return result_of(std::move(c.diagnostics));
-  CheckResult out;
   py::gil_scoped_release nogil;
-  out.result = normalize_resources(c.root, options);
-  return out;
+  return CheckResult(normalize_resources(c.root, options));
 }
 
 py::object pairs(const std::vector<std::pair<std::string, std::string>>& ps) {
@@ -192,17 +184,17 @@ void bind_inputs(py::module_& m) {
   }, py::arg("value"), py::arg("file") = "");
 
   py::class_<CheckResult>(m, "CheckResult")
-      .def_property_readonly("ok", [](const CheckResult& r) { return r.result.ok(); })
-      .def_property_readonly("diagnostics", [](const CheckResult& r) { return diagnostic_list(r.result.diagnostics()); })
-      .def_property_readonly("placement_mode", [](const CheckResult& r) { return std::string(r.result.placement_mode()); })
-      .def_property_readonly("qos_class", [](const CheckResult& r) { return std::string(r.result.qos_class()); })
-      .def_property_readonly("resolved", [](const CheckResult& r) { return to_python(r.result.resolved()); })
-      .def_property_readonly("provenance", [](const CheckResult& r) { return pairs(r.result.provenance()); })
-      .def_property_readonly("rules_applied", [](const CheckResult& r) { return pairs(r.result.rules_applied()); })
-      .def_property_readonly("runner_id", [](const CheckResult& r) { return std::string(r.result.runner_id()); })
-      .def_property_readonly("other_candidates", [](const CheckResult& r) { return r.result.other_candidates(); })
+      .def_property_readonly("ok", [](const CheckResult& r) { return r.result->ok(); })
+      .def_property_readonly("diagnostics", [](const CheckResult& r) { return diagnostic_list(r.result->diagnostics()); })
+      .def_property_readonly("placement_mode", [](const CheckResult& r) { return std::string(r.result->placement_mode()); })
+      .def_property_readonly("qos_class", [](const CheckResult& r) { return std::string(r.result->qos_class()); })
+      .def_property_readonly("resolved", [](const CheckResult& r) { return to_python(r.result->resolved()); })
+      .def_property_readonly("provenance", [](const CheckResult& r) { return pairs(r.result->provenance()); })
+      .def_property_readonly("rules_applied", [](const CheckResult& r) { return pairs(r.result->rules_applied()); })
+      .def_property_readonly("runner_id", [](const CheckResult& r) { return std::string(r.result->runner_id()); })
+      .def_property_readonly("other_candidates", [](const CheckResult& r) { return r.result->other_candidates(); })
       .def_property_readonly("gpu", [](const CheckResult& r) -> py::object {
-        auto gpu = r.result.gpu();
+        auto gpu = r.result->gpu();
         if (!gpu) return py::none();
         const GpuResolution& g = *gpu;
         py::dict d;
@@ -213,7 +205,7 @@ void bind_inputs(py::module_& m) {
         return d;
       })
       .def_property_readonly("runtime_class", [](const CheckResult& r) -> py::object {
-        auto rc = r.result.runtime_class();
+        auto rc = r.result->runtime_class();
         if (!rc) return py::none();
         py::dict d;
         d["value"] = rc->value;
@@ -221,7 +213,7 @@ void bind_inputs(py::module_& m) {
         return d;
       })
       .def_property_readonly("slurm", [](const CheckResult& r) -> py::object {
-        auto slurm = r.result.slurm();
+        auto slurm = r.result->slurm();
         if (!slurm) return py::none();
         const SlurmMapping& s = *slurm;
         py::dict d;
@@ -231,7 +223,7 @@ void bind_inputs(py::module_& m) {
         for (const auto& [k, v] : s.job_parameters) d[py::str(k)] = v;
         return d;
       })
-      .def("to_json", [](const CheckResult& r, bool pretty) { return result_to_json(r.result, pretty); },
+      .def("to_json", [](const CheckResult& r, bool pretty) { return result_to_json(*r.result, pretty); },
            py::arg("pretty") = true, "The SPEC §7 object as JSON text (for debugging).");
 
   m.def(

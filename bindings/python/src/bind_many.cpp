@@ -8,10 +8,12 @@
 
 #include <deque>
 #include <exception>
+#include <thread>
 
 #include "bind.h"
 #include "convert.h"
 #include "holders.h"
+#include "plain_json.h"
 #include "sandgate/diff.h"
 #include "sandgate/stream.h"
 #include "to_python.h"
@@ -47,6 +49,13 @@ bool needs_prepare(PyObject* item) {
   return false;
 }
 
+// What check() does for a layer given as a dataclass (document_from_value): the layer's object
+// remembers the SDK class it was given as.
+void mark_given_as(Node& record, const std::string& layer, const std::string& class_name) {
+  Node* n = layer.empty() ? &record : (record.is_object() ? record.find(layer) : nullptr);
+  if (n && n->is_object()) n->given_as = given_as_from_name(class_name);
+}
+
 // Where the records come from. next() is called with the GIL released.
 class RecordSource {
  public:
@@ -80,6 +89,10 @@ class RecordSource {
   }
 
   bool ended() const { return ended_ && buffer_.empty(); }
+  // Plain values become JSON text for the workers to parse rather than trees built here: with
+  // workers beside this thread, a tree built here is freed by another thread, and glibc's
+  // per-thread arenas make that free contend with this thread's next allocations.
+  void hand_text_to_workers(bool on) { text_records_ = on; }
   const std::string& name() const { return name_; }
   const Limits& limits() const { return limits_; }
 
@@ -118,10 +131,21 @@ class RecordSource {
           p.text = PyUnicode_Check(item) ? value.cast<std::string>() : std::string(py::bytes(value));
           p.bytes = p.text.size();
         } else {
-          if (needs_prepare(item)) value = prepare_(value);
-          Converted c = to_node(value, std::string(k_requests_input), "", limits_);
-          p.tree = std::move(c.root);
-          p.tree_diagnostics = std::move(c.diagnostics);
+          py::dict given;  // layer → the SDK class it was given as ("" for the record itself)
+          if (needs_prepare(item)) {
+            py::tuple prepared = prepare_(value);
+            value = prepared[0];
+            given = prepared[1];
+          }
+          if (text_records_ && given.empty() && to_plain_json(value, limits_, p.text)) {
+            p.from_native = true;  // parsed on the worker that checks it
+            p.bytes = p.text.size();
+          } else {
+            Converted c = to_node(value, std::string(k_requests_input), "", limits_);
+            for (auto [layer, name] : given) mark_given_as(c.root, layer.cast<std::string>(), name.cast<std::string>());
+            p.tree = std::move(c.root);
+            p.tree_diagnostics = std::move(c.diagnostics);
+          }
         }
         buffer_.push_back(std::move(p));
       }
@@ -137,6 +161,7 @@ class RecordSource {
   Limits limits_;
   std::deque<PendingRecord> buffer_;
   std::size_t count_ = 0;
+  bool text_records_ = false;
   bool ended_ = false;
   std::exception_ptr error_;
 };
@@ -171,23 +196,35 @@ void add_load_errors(const Loaded<T>* in, Diagnostics& out) {
   }
 }
 
-// check_many's state between chunks: Python iterates, each chunk is checked on the pool.
+// check_many's state between chunks: Python iterates, each chunk is checked on the pool, whose
+// workers live as long as this does.
 class ManyCheck {
  public:
   ManyCheck(std::unique_ptr<RecordSource> source, const LoadedPolicy* policy, const LoadedRunners* runners,
             const LoadedOrg* org, const CheckOptions& options, unsigned jobs)
-      : source_(std::move(source)), options_(options), jobs_(jobs) {
+      : source_(std::move(source)) {
     add_load_errors(policy, load_errors_);
     add_load_errors(runners, load_errors_);
     add_load_errors(org, load_errors_);
-    if (load_errors_.empty()) {
-      engine_ = std::make_unique<Engine>(policy ? policy->value : nullptr, runners ? runners->value : nullptr,
-                                         org ? org->value : nullptr);
+    if (!load_errors_.empty()) {
+      graveyard_ = std::make_shared<Graveyard>(1);
+      return;
     }
+    engine_ = std::make_unique<Engine>(policy ? policy->value : nullptr, runners ? runners->value : nullptr,
+                                       org ? org->value : nullptr);
+    // Each worker frees up to two of the results it made before checking a record, so the dead are
+    // freed faster than a chunk makes them, on the threads that made them.
+    unsigned workers = jobs ? jobs : std::max(1u, std::thread::hardware_concurrency());
+    graveyard_ = std::make_shared<Graveyard>(workers);
+    source_->hand_text_to_workers(workers > 1);
+    Graveyard* g = graveyard_.get();
+    checker_ = std::make_unique<RecordChecker>(*engine_, options, workers, source_->name(), source_->limits(),
+                                               [g](unsigned w) { g->free_some(w, 2); });
   }
 
   ManyCheck(ManyCheck&&) = default;
   ~ManyCheck() {
+    checker_.reset();  // the workers stop first: they may be freeing results
     if (graveyard_) graveyard_->close();  // results dropped from now on are freed where they are dropped
   }
 
@@ -195,32 +232,24 @@ class ManyCheck {
   std::vector<CheckResult> next_chunk(std::size_t n) {
     std::vector<CheckResult> out;
     py::gil_scoped_release nogil;
-    // The results Python dropped since the last chunk are freed here, a few per record read: on
-    // the calling thread, which otherwise waits for the workers.
-    std::vector<Result> dead = graveyard_->take();
-    std::size_t freed = 0;
-    auto free_some = [&](std::size_t k) {
-      for (; k > 0 && freed < dead.size(); --k) dead[freed++] = Result();
-    };
-    if (!source_->ended() && n > 0) {
+    if (checker_ && n > 0) {
+      // Records read ahead stay in flight after this returns: the workers go on checking them
+      // while Python handles this chunk.
       out.reserve(n);
-      std::size_t taken = 0;
-      auto next = [&](PendingRecord& p) {
-        free_some(2);
-        return taken < n && source_->next(p) && (++taken, true);
-      };
-      if (engine_) {
-        check_records(next, source_->name(), source_->limits(), *engine_, options_, jobs_,
-                      [&](RequestRecord&&, Result&& r) {
-                        out.emplace_back(std::move(r), graveyard_);
-                        return true;
-                      });
-      } else {
-        PendingRecord p;
-        while (next(p)) out.emplace_back(Result::from_diagnostics(load_errors_), graveyard_);
+      checker_->take([&](PendingRecord& p) { return source_->next(p); },
+                     [&](RequestRecord&&, std::unique_ptr<Result> r, unsigned worker) {
+                       out.emplace_back(std::move(r), graveyard_, worker);
+                       return true;
+                     },
+                     n);
+    } else if (n > 0) {  // the policy, runners or org could not be read: every record gets their errors
+      out.reserve(n);
+      graveyard_->free_some(0, n);  // the last chunk's, dropped by now
+      PendingRecord p;
+      while (out.size() < n && source_->next(p)) {
+        out.emplace_back(std::make_unique<Result>(Result::from_diagnostics(load_errors_)), graveyard_, 0);
       }
     }
-    free_some(dead.size());
     if (out.empty()) {
       py::gil_scoped_acquire gil;
       source_->raise_error();  // what ended the stream, once its records are out
@@ -230,11 +259,10 @@ class ManyCheck {
 
  private:
   std::unique_ptr<RecordSource> source_;
-  std::shared_ptr<Graveyard> graveyard_ = std::make_shared<Graveyard>();
+  std::shared_ptr<Graveyard> graveyard_;
   std::unique_ptr<Engine> engine_;
+  std::unique_ptr<RecordChecker> checker_;  // after what it uses: destroyed first
   Diagnostics load_errors_;
-  CheckOptions options_;
-  unsigned jobs_;
 };
 
 // ---- diff_policies -------------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 // owning their data, so the engine can run on them with the GIL released.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -32,49 +34,79 @@ using LoadedRunners = Loaded<Runners>;
 using LoadedOrg = Loaded<Org>;
 
 // Native results of check_many that Python has let go of. Freeing one takes about as long as a
-// quarter of checking it, and Python drops them on the thread that holds the GIL, where nothing
-// else can run: the next chunk frees them instead, with the GIL released, beside the pool's
-// workers (bind_many.cpp). Open while its ManyCheck lives; once closed, results are freed where
-// they are dropped.
+// quarter of checking it, and Python drops them on the thread that holds the GIL — the thread that
+// also converts every record and so already limits how far check_many scales. Each result goes
+// back to the worker that made it (a plot per worker), which frees it before a later record: freed
+// on the thread that allocated it, a result costs the allocator no lock (glibc keeps an arena per
+// thread; freeing into another thread's arena contends for its lock, and cost more than the
+// second thread gained). Open while its ManyCheck lives; once closed, results are freed where they
+// are dropped.
 struct Graveyard {
-  std::mutex mu;
-  bool open = true;
-  std::vector<Result> dead;
+  explicit Graveyard(unsigned workers) : plots(std::make_unique<Plot[]>(workers)), count(workers) {}
 
-  // Takes `r` if open; once closed, leaves it to its owner to free.
-  void bury(Result& r) {
-    std::lock_guard lock(mu);
-    if (open) dead.push_back(std::move(r));
+  // Takes `r` (made by `worker`) if open; once closed, leaves it to its owner to free.
+  void bury(std::unique_ptr<Result>& r, unsigned worker) {
+    if (!open.load(std::memory_order_acquire) || worker >= count) return;
+    Plot& p = plots[worker];
+    std::lock_guard lock(p.mu);
+    p.dead.push_back(std::move(r));
   }
-  std::vector<Result> take() {
-    std::vector<Result> out;
-    std::lock_guard lock(mu);
-    out.swap(dead);
+  // Frees up to `n` results that `worker` made; run by that worker.
+  void free_some(unsigned worker, std::size_t n) {
+    Plot& p = plots[worker];
+    std::vector<std::unique_ptr<Result>> out;
+    {
+      std::lock_guard lock(p.mu);
+      n = std::min(n, p.dead.size());
+      if (n == 0) return;
+      out.reserve(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        out.push_back(std::move(p.dead.back()));
+        p.dead.pop_back();
+      }
+    }
+  }  // freed here, outside the lock
+  // Stops taking results; the ones held are freed by the caller (with the GIL released).
+  std::vector<std::unique_ptr<Result>> close() {
+    open.store(false, std::memory_order_release);
+    std::vector<std::unique_ptr<Result>> out;
+    for (unsigned w = 0; w < count; ++w) {
+      std::lock_guard lock(plots[w].mu);
+      for (auto& r : plots[w].dead) out.push_back(std::move(r));
+      plots[w].dead.clear();
+    }
     return out;
   }
-  std::vector<Result> close() {
-    std::vector<Result> out;
-    std::lock_guard lock(mu);
-    open = false;
-    out.swap(dead);
-    return out;
-  }
+
+ private:
+  struct Plot {
+    std::mutex mu;
+    std::vector<std::unique_ptr<Result>> dead;
+  };
+  std::unique_ptr<Plot[]> plots;
+  unsigned count;
+  std::atomic<bool> open{true};
 };
 
+// A result as Python holds it. The Result lives on the heap, so handing it from the pool's worker
+// to Python and back to the graveyard moves a pointer, not its 2 KB.
 struct CheckResult {
-  Result result;
+  std::unique_ptr<Result> result;
   std::shared_ptr<Graveyard> graveyard;  // set on check_many's results
+  unsigned worker = 0;                   // which of the graveyard's workers made it
 
-  CheckResult() = default;
-  explicit CheckResult(Result r, std::shared_ptr<Graveyard> g = nullptr) : result(std::move(r)), graveyard(std::move(g)) {}
-  CheckResult(CheckResult&&) noexcept = default;  // leaves `graveyard` empty in the source
+  CheckResult() : result(std::make_unique<Result>()) {}
+  explicit CheckResult(Result r) : result(std::make_unique<Result>(std::move(r))) {}
+  CheckResult(std::unique_ptr<Result> r, std::shared_ptr<Graveyard> g, unsigned w)
+      : result(std::move(r)), graveyard(std::move(g)), worker(w) {}
+  CheckResult(CheckResult&&) noexcept = default;  // leaves `graveyard` and `result` empty in the source
   CheckResult& operator=(CheckResult&&) noexcept = default;
   CheckResult(const CheckResult&) = delete;
   CheckResult& operator=(const CheckResult&) = delete;
   ~CheckResult() {
-    if (!graveyard) return;
+    if (!graveyard || !result) return;
     try {
-      graveyard->bury(result);
+      graveyard->bury(result, worker);
     } catch (...) {  // no memory for the list: `result` is untouched and freed here, as before
     }
   }

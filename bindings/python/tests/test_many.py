@@ -293,3 +293,97 @@ def test_diff_policies_refuses_runners_with_errors_and_bad_arguments() -> None:
         sandgate.diff_policies(POLICY, NEW_POLICY, 5)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         sandgate.diff_policies(POLICY, NEW_POLICY, [], threads=0)
+
+
+# ---- records handed to the workers as JSON text (check_many on several threads) ----------------
+# With workers beside the calling thread, a plain record is written as JSON text and its tree built
+# by the worker that checks it (bind_many.cpp, plain_json.cpp); on one thread it is converted to a
+# tree directly. Both must give the same answer, in every field, as check() on the same values.
+
+
+def everything(r: sandgate.Result) -> tuple[Any, ...]:
+    return (
+        r.ok,
+        tuple(dataclasses.astuple(d) for d in r.diagnostics),
+        json.dumps(r.resolved, sort_keys=True),
+        sorted(r.provenance.items()),
+        sorted(r.rules_applied.items()),
+        r.placement_mode,
+        r.qos_class,
+        r.runner,
+        r.runtime_class,
+        r.slurm,
+    )
+
+
+class _Size(str):
+    """A str subclass, as the SDK's StrEnum values are."""
+
+
+def awkward_records() -> list[Any]:
+    """Records that are plain JSON and records that are not (each goes through to_node instead)."""
+    deep: Any = {"x": "y"}
+    for _ in range(40):  # past half the depth limit: not written as text
+        deep = {"n": deep}
+    cyclic: dict[str, Any] = {"resources": {"cpu": "1"}}
+    cyclic["annotations"] = cyclic
+    return [
+        {"resources": {"cpu": "1", "memory": "1Gi"}, "tags": ["a", "b\"c\\d", "e\nf\x01", "é ✓ 𝄞"]},
+        {"resources": {"cpu": 2, "memory": "1Gi"}, "max_lifetime_seconds": 3600},
+        {"resources": {"cpu": 0.5, "memory": "1Gi"}},  # a float
+        {"resources": {"cpu": "1", "memory": "1Gi"}, "max_lifetime_seconds": 2**70},  # past int64
+        {"resources": {"cpu": "1", "memory": "1Gi"}, "max_lifetime_seconds": -(2**63)},
+        {"resources": {"cpu": "1", "memory": "1Gi"}, "tags": ["nul\x00inside"]},
+        {"resources": {"cpu": "1", "memory": "1Gi"}, "tags": ["lone \ud800 surrogate"]},
+        {"resources": {"cpu": "1", "memory": "1Gi"}, "tags": ("a", "tuple")},
+        {"resources": {"cpu": _Size("1"), "memory": "1Gi"}},
+        {"resources": {"cpu": "1", "memory": "1Gi"}, "tags": [b"bytes"]},
+        {"resources": {"cpu": "1", "memory": "1Gi"}, 7: "a key that is not a string"},
+        {"resources": {"cpu": "1", "memory": "1Gi"}, "annotations": deep},
+        cyclic,
+        {"resources": {"cpu": "1", "memory": "1Gi"}, "enable": True, "flag": None, "imagee": "typo"},
+        {"id": "w", "sandbox": {"resources": {"cpu": "99"}}, "defaults": {"max_lifetime_seconds": 60}, "overrides": None},
+        {"id": 3, "sandbox": {}},
+        {"sandbox": {}, "polcy": 1},
+        [1, 2],
+        "not a record",
+    ]
+
+
+def test_plain_and_awkward_records_answer_alike_on_one_thread_and_on_two(policy: sandgate.Policy) -> None:
+    items = awkward_records() * 40  # enough to spread over both workers
+    one = [everything(r) for r in sandgate.check_many(items, policy=policy, threads=1)]
+    two = [everything(r) for r in sandgate.check_many(items, policy=policy, threads=2)]
+    assert len(one) == len(items)
+    for i, (a, b) in enumerate(zip(one, two)):
+        assert a == b, (i % len(awkward_records()), items[i % len(awkward_records())])
+    assert any(not ok for ok, *_ in one) and any(ok for ok, *_ in one)
+
+
+def test_every_conformance_case_through_values_answers_as_check_does_on_two_threads() -> None:
+    from test_conformance import CASES, as_values  # noqa: PLC0415 -- the shared vectors
+
+    compared = 0
+    failures = []
+    for case in CASES:
+        if case.kind != "check":
+            continue
+        values = as_values(case)
+        if isinstance(values, str) or not isinstance(values.get("sandbox", {}), dict):
+            continue  # text-only cases; a sandbox that is not an object is a record-level problem here
+        options = case.spec.get("options") if isinstance(case.spec.get("options"), dict) else {}
+        kwargs: dict[str, Any] = {
+            "client": options.get("client", "python"),
+            "placement": options.get("placement") or None,
+        }
+        inputs = {k: values[k] for k in ("policy", "runners", "org") if k in values}
+        sandbox = values.get("sandbox", {})
+        layers = {k: values[k] for k in ("defaults", "overrides") if k in values}
+        one = everything(sandgate.check(sandbox, **layers, **inputs, **kwargs))
+        record = {"sandbox": sandbox, **layers}
+        many = [everything(r) for r in sandgate.check_many([record] * 3, **inputs, **kwargs, threads=2)]
+        if any(m != one for m in many):
+            failures.append(f"{case.file} :: {case.name}")
+        compared += 1
+    assert compared > 300, compared
+    assert not failures, failures[:20]
