@@ -84,10 +84,10 @@ std::string describe(PyObject* o) {
 
 class Converter {
  public:
-  Converter(std::string input, const Limits& limits) : input_(std::move(input)), limits_(limits) {}
+  Converter(std::string input, const Limits& limits) : input_(std::move(input)), limits_(limits) { steps_.reserve(16); }
 
   Converted run(py::handle value, const std::string& base_path) {
-    path_ = base_path;
+    base_ = base_path;
     Converted out;
     out.root = convert(value.ptr());
     out.diagnostics = std::move(diags_);
@@ -97,7 +97,14 @@ class Converter {
  private:
   std::string input_;
   Limits limits_;
-  std::string path_;             // JSON Pointer of the value being converted
+  // Where the value being converted is: base_ and then these steps. The JSON Pointer is written
+  // only when a diagnostic needs it; written for every member, it cost 5 % of a check(dict).
+  struct Token {
+    PyObject* key = nullptr;  // a str, alive while the step lasts (its container holds it); or
+    std::size_t index = 0;    // an array index
+  };
+  std::string base_;
+  std::vector<Token> steps_;
   std::size_t nodes_ = 0;
   std::vector<PyObject*> open_;  // containers being converted: their count is the depth
   bool stop_ = false;            // a limit was hit: the rest of the value is not read
@@ -111,27 +118,39 @@ class Converter {
     Diagnostic d;
     d.code = code;
     d.severity = code_info(code).severity;
-    d.path = path_;
+    d.path = path();
     d.input = input_;
     d.message = std::move(message);
     d.hint = std::move(hint);
     diags_.push_back(std::move(d));
   }
 
-  // Appends one RFC 6901 token to the path for the lifetime of the scope.
+  std::string path() const {
+    std::string out = base_;
+    for (const Token& t : steps_) {
+      if (!t.key) {
+        pointer_append(out, t.index);
+        continue;
+      }
+      Py_ssize_t size = 0;
+      const char* s = PyUnicode_AsUTF8AndSize(t.key, &size);  // read once already: cached
+      if (!s) PyErr_Clear();
+      pointer_append(out, s ? std::string_view(s, static_cast<std::size_t>(size)) : std::string_view("?"));
+    }
+    return out;
+  }
+
+  // One step further into the value for the lifetime of the scope.
   class Step {
    public:
-    Step(std::string& path, std::string_view token) : path_(path), size_(path.size()) {
-      pointer_append(path_, token);
-    }
-    Step(std::string& path, std::size_t index) : path_(path), size_(path.size()) { pointer_append(path_, index); }
-    ~Step() { path_.resize(size_); }
+    Step(std::vector<Token>& steps, PyObject* key) : steps_(steps) { steps_.push_back(Token{key, 0}); }
+    Step(std::vector<Token>& steps, std::size_t index) : steps_(steps) { steps_.push_back(Token{nullptr, index}); }
+    ~Step() { steps_.pop_back(); }
     Step(const Step&) = delete;
     Step& operator=(const Step&) = delete;
 
    private:
-    std::string& path_;
-    std::size_t size_;
+    std::vector<Token>& steps_;
   };
 
   // Enters a container: checks for a cycle and the depth limit.
@@ -259,7 +278,7 @@ class Converter {
   void member(Node& obj, PyObject* key, PyObject* value, std::unordered_set<std::string>* seen) {
     std::string k;
     if (!key_text(key, k)) return;
-    Step step(path_, k);
+    Step step(steps_, key);
     if (seen && !seen->insert(k).second) {
       report(Code::DUPLICATE_KEY, "the key \"" + k + "\" appears twice", "give each key once");
       return;
@@ -297,7 +316,7 @@ class Converter {
     // A list may shrink while its items are converted (getters run Python code): re-read its size.
     for (Py_ssize_t i = 0; !stop_ && i < (is_list ? PyList_GET_SIZE(o) : size); ++i) {
       py::object item = py::reinterpret_borrow<py::object>(is_list ? PyList_GET_ITEM(o, i) : PyTuple_GET_ITEM(o, i));
-      Step step(path_, static_cast<std::size_t>(i));
+      Step step(steps_, static_cast<std::size_t>(i));
       arr.items.push_back(convert(item.ptr()));
     }
     close();
@@ -371,7 +390,7 @@ class Converter {
     for (py::handle name : names) {
       if (stop_) break;
       std::string key = name.cast<std::string>();
-      Step step(path_, key);
+      Step step(steps_, name.ptr());
       PyObject* v = PyObject_GetAttr(o, name.ptr());
       if (!v) {
         report(Code::VALUE_READ_FAILED, "reading the field raised " + take_error(),
@@ -432,13 +451,13 @@ class Converter {
       PyObject* item = PyIter_Next(it);
       if (!item) {
         if (PyErr_Occurred()) {
-          Step step(path_, i);
+          Step step(steps_, i);
           failed("iterating over it");
         }
         break;
       }
       py::object hold = py::reinterpret_steal<py::object>(item);
-      Step step(path_, i);
+      Step step(steps_, i);
       arr.items.push_back(convert(item));
     }
     Py_DECREF(it);
