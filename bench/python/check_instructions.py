@@ -20,16 +20,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from readme_examples import README_EXAMPLES as EXAMPLES  # beside this script
+
 ROOT = Path(__file__).resolve().parents[2]
-# bench/examples.h: the README examples and the policy each is checked against.
-EXAMPLES = [
-    ("sandboxes/prod-ok.yaml", "policies/production-cks.yaml"),
-    ("sandboxes/sunk-ok.yaml", "policies/sunk-slurm.yaml"),
-    ("sandboxes/sunk-partition-override.yaml", "policies/sunk-slurm.yaml"),
-    ("sandboxes/gpu-wrong-case.yaml", "policies/gpu-cks.yaml"),
-    ("sandboxes/memory-volume-80.yaml", "policies/production-cks.yaml"),
-    ("sandboxes/cpu-above-max.yaml", "policies/production-cks.yaml"),
-]
 
 PROGRAM = """
 import sys, yaml, sandgate
