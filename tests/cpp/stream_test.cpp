@@ -4,6 +4,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <set>
@@ -13,6 +15,7 @@
 #include "sandgate/engine.h"
 #include "sandgate/request.h"
 #include "sandgate/document.h"
+#include "sandgate/node_tape.h"
 #include "sandgate/stream.h"
 #include "stream/ordered_pool.h"
 #include "stream/result_view.h"
@@ -360,52 +363,127 @@ TEST(RecordChecker, each_result_comes_with_the_worker_whose_thread_made_it) {
   }
 }
 
-TEST(Record, text_written_from_a_native_value_has_no_positions_as_the_value_had_none) {
-  // A sandbox with an unknown key and a record-level problem, as text and as the value it says.
-  const std::string sandbox = "{\"resources\":{\"cpu\":\"1\",\"memory\":\"1Gi\"},\"imagee\":\"x\"}";
-  Engine engine(nullptr);
-  PendingRecord p;
-  p.index = p.line = 7;
-  p.text = sandbox;
-  p.from_native = true;
-  RequestRecord from_text = prepare_record(std::move(p), "<records>");
-  ASSERT_TRUE(from_text.readable());
-  Node value = load_document(sandbox, Format::json, "x.json", "sandbox").root;
+TEST(Record, a_tape_answers_as_the_tree_it_was_written_from) {
+  // A sandbox with an unknown key, and a record-level problem: from a tape and from the tree.
+  const std::string sandbox = "{\"resources\":{\"cpu\":\"1\",\"memory\":\"1Gi\"},\"imagee\":\"x\",\"tags\":[\"a\"]}";
   auto strip = [](Node& n, auto& self) -> void {
     n.mark = Mark{};
+    n.text = n.is_string() ? n.text : std::string();  // a binding's scalars carry no literal
     for (auto& i : n.items) self(i, self);
     for (auto& m : n.members) {
       m.key_mark = Mark{};
       self(m.value, self);
     }
   };
+  auto write = [](const Node& n, NodeTapeWriter& w, auto& self) -> void {
+    switch (n.kind) {
+      case NodeKind::null: w.null(); break;
+      case NodeKind::boolean: w.boolean(n.boolean); break;
+      case NodeKind::integer: w.integer(n.integer); break;
+      case NodeKind::number: w.number(n.number); break;
+      case NodeKind::string: w.string(n.text); break;
+      case NodeKind::array:
+        w.array(static_cast<std::uint32_t>(n.items.size()));
+        for (const auto& i : n.items) self(i, w, self);
+        break;
+      case NodeKind::object:
+        w.object(static_cast<std::uint32_t>(n.members.size()));
+        for (const auto& m : n.members) {
+          w.key(m.key);
+          self(m.value, w, self);
+        }
+        break;
+    }
+  };
+  Node value = load_document(sandbox, Format::json, "x.json", "sandbox").root;
   strip(value, strip);
-  RequestRecord from_value = record_from_node(std::move(value), 7, 7, "<records>");
+  PendingRecord p;
+  p.index = p.line = 7;
+  NodeTapeWriter writer(p.tape);
+  write(value, writer, write);
+  RequestRecord from_tape = prepare_record(std::move(p), "<records>");
+  RequestRecord from_tree = record_from_node(value, 7, 7, "<records>");
+  ASSERT_TRUE(from_tape.readable());
+  EXPECT_TRUE(from_tape.sandbox.root == from_tree.sandbox.root);
   auto compile = [](Document d) {
     Request::OwnedLayers layers;
     layers.sandbox = std::move(d);
     return Request::compile(std::move(layers));
   };
-  auto a = engine.check(compile(std::move(from_text.sandbox)));
-  auto b = engine.check(compile(std::move(from_value.sandbox)));
+  Engine engine(nullptr);
+  auto a = engine.check(compile(std::move(from_tape.sandbox)));
+  auto b = engine.check(compile(std::move(from_tree.sandbox)));
   ASSERT_EQ(a.diagnostics().size(), b.diagnostics().size());
   ASSERT_FALSE(a.diagnostics().empty());
   for (std::size_t i = 0; i < a.diagnostics().size(); ++i) {
     EXPECT_EQ(a.diagnostics()[i].code, b.diagnostics()[i].code);
     EXPECT_EQ(a.diagnostics()[i].path, b.diagnostics()[i].path);
     EXPECT_EQ(a.diagnostics()[i].message, b.diagnostics()[i].message);
-    EXPECT_FALSE(a.diagnostics()[i].source.has_value()) << a.diagnostics()[i].path;
+    EXPECT_FALSE(a.diagnostics()[i].source.has_value()) << "a value has no positions";
   }
   PendingRecord q;
   q.index = q.line = 9;
-  q.text = "[1,2]";
-  q.from_native = true;
+  NodeTapeWriter list(q.tape);
+  list.array(2);
+  list.integer(1);
+  list.integer(2);
   RequestRecord problem = prepare_record(std::move(q), "<records>");
   ASSERT_FALSE(problem.readable());
   EXPECT_EQ(problem.problem->code, Code::NOT_AN_OBJECT);
   ASSERT_TRUE(problem.problem->source.has_value()) << "placed at the record, as a value's record-level problem is";
   EXPECT_EQ(problem.problem->source->line, 9);
   EXPECT_EQ(problem.problem->source->column, 1);
+}
+
+TEST(NodeTape, every_kind_comes_back_exactly_and_a_cut_tape_never_reads_past_its_end) {
+  std::string tape;
+  NodeTapeWriter w(tape);
+  w.object(7);
+  w.key("null");
+  w.null();
+  w.key("flags");
+  w.array(2);
+  w.boolean(true);
+  w.boolean(false);
+  w.key("ints");
+  w.array(3);
+  w.integer(0);
+  w.integer(std::numeric_limits<std::int64_t>::min());
+  w.integer(std::numeric_limits<std::int64_t>::max());
+  w.key("numbers");
+  w.array(2);
+  w.number(-0.0);
+  w.number(1e308);
+  w.key(std::string("nul\0key", 7));
+  w.string(std::string("a\0b\xC3\xA9", 5));
+  w.key("empty");
+  w.object(0);
+  w.key("");
+  w.array(0);
+  Node n = node_from_tape(tape);
+  ASSERT_TRUE(n.is_object());
+  ASSERT_EQ(n.members.size(), 7u);
+  EXPECT_TRUE(n.members[0].value.is_null());
+  EXPECT_TRUE(n.members[1].value.items[0].boolean);
+  EXPECT_FALSE(n.members[1].value.items[1].boolean);
+  EXPECT_EQ(n.members[2].value.items[1].integer, std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(n.members[2].value.items[2].integer, std::numeric_limits<std::int64_t>::max());
+  EXPECT_TRUE(std::signbit(n.members[3].value.items[0].number));
+  EXPECT_EQ(n.members[3].value.items[1].number, 1e308);
+  EXPECT_EQ(n.members[4].key, std::string("nul\0key", 7));
+  EXPECT_EQ(n.members[4].value.text, std::string("a\0b\xC3\xA9", 5));
+  EXPECT_TRUE(n.members[5].value.is_object() && n.members[5].value.members.empty());
+  EXPECT_TRUE(n.members[6].key.empty() && n.members[6].value.is_array());
+  for (const auto& m : n.members) EXPECT_FALSE(m.value.mark.known());
+  EXPECT_EQ(n.members[2].value.items[1].style, ScalarStyle::native);
+  for (std::size_t cut = 0; cut < tape.size(); ++cut) {
+    Node part = node_from_tape(std::string_view(tape).substr(0, cut));  // under ASan: no read past the end
+    EXPECT_LE(part.members.size(), 7u) << cut;
+  }
+  std::string huge;
+  NodeTapeWriter h(huge);
+  h.array(0xFFFFFFFFu);  // a count no tape of ours can hold: read as empty, not reserved
+  EXPECT_TRUE(node_from_tape(huge).items.empty());
 }
 
 TEST(CheckRecords, results_in_input_order_with_unreadable_records_in_place) {

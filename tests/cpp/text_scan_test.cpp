@@ -100,19 +100,5 @@ TEST(TextScan, LineIndexMatchesCountingFromTheStart) {
   }
 }
 
-TEST(TextScan, LineIndexWithAnUnknownOriginPlacesNothing) {
-  // Text a binding wrote from a native value: no mark may point into it, on any line.
-  const std::string text = "{\"a\":\n  \"é\",\n\"b\": 1}";
-  LineIndex index(text, Mark{});
-  for (std::size_t offset = 0; offset <= text.size(); ++offset) {
-    Mark m = index.at_offset(offset);
-    EXPECT_FALSE(m.known()) << offset;
-    EXPECT_EQ(m.column, 0) << offset;
-  }
-  EXPECT_FALSE(index.at_line_byte(2, 3).known());
-  EXPECT_EQ(index.at_line_byte(2, 3).column, 0);
-  EXPECT_TRUE(LineIndex(text).at_offset(text.size()).known()) << "a known origin still places";
-}
-
 }  // namespace
 }  // namespace sandgate

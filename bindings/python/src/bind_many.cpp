@@ -1,8 +1,8 @@
 // Many requests (SPEC §10): check_many and diff_policies, thin layers over the core's
 // check_records and PolicyDiffer/replay. Records come from a stream the core reads (a path or text)
-// or from a Python iterator; Python values are converted on the calling thread with the GIL held
-// (a few at a time), and everything else — parsing, checking, diffing — runs on the core's ordered
-// pool with the GIL released.
+// or from a Python iterator; Python values are read on the calling thread with the GIL held (a few
+// at a time: written flat as node tapes, or converted), and everything else — building their trees,
+// parsing, checking, diffing — runs on the core's ordered pool with the GIL released.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -13,7 +13,7 @@
 #include "bind.h"
 #include "convert.h"
 #include "holders.h"
-#include "plain_json.h"
+#include "plain_tape.h"
 #include "sandgate/diff.h"
 #include "sandgate/stream.h"
 #include "to_python.h"
@@ -89,10 +89,6 @@ class RecordSource {
   }
 
   bool ended() const { return ended_ && buffer_.empty(); }
-  // Plain values become JSON text for the workers to parse rather than trees built here: with
-  // workers beside this thread, a tree built here is freed by another thread, and glibc's
-  // per-thread arenas make that free contend with this thread's next allocations.
-  void hand_text_to_workers(bool on) { text_records_ = on; }
   const std::string& name() const { return name_; }
   const Limits& limits() const { return limits_; }
 
@@ -130,17 +126,19 @@ class RecordSource {
           // A line of JSON Lines text: parsed (on a worker) as a stream's line is.
           p.text = PyUnicode_Check(item) ? value.cast<std::string>() : std::string(py::bytes(value));
           p.bytes = p.text.size();
-        } else {
+        } else if (!to_plain_tape(value, limits_, p.tape)) {
+          // Plain values are written flat (a node tape) and their tree is built by the worker
+          // that checks the record, which also frees it: a tree built here would be freed by
+          // another thread, and glibc's per-thread arenas make that free contend with this
+          // thread's next allocations. The tape is also cheaper than converting here, and
+          // sandgate._many._record leaves plain values as they are. Anything else is converted.
           py::dict given;  // layer → the SDK class it was given as ("" for the record itself)
           if (needs_prepare(item)) {
             py::tuple prepared = prepare_(value);
             value = prepared[0];
             given = prepared[1];
           }
-          if (text_records_ && given.empty() && to_plain_json(value, limits_, p.text)) {
-            p.from_native = true;  // parsed on the worker that checks it
-            p.bytes = p.text.size();
-          } else {
+          if (!given.empty() || !to_plain_tape(value, limits_, p.tape)) {
             Converted c = to_node(value, std::string(k_requests_input), "", limits_);
             for (auto [layer, name] : given) mark_given_as(c.root, layer.cast<std::string>(), name.cast<std::string>());
             p.tree = std::move(c.root);
@@ -161,7 +159,6 @@ class RecordSource {
   Limits limits_;
   std::deque<PendingRecord> buffer_;
   std::size_t count_ = 0;
-  bool text_records_ = false;
   bool ended_ = false;
   std::exception_ptr error_;
 };
@@ -216,7 +213,6 @@ class ManyCheck {
     // freed faster than a chunk makes them, on the threads that made them.
     unsigned workers = jobs ? jobs : std::max(1u, std::thread::hardware_concurrency());
     graveyard_ = std::make_shared<Graveyard>(workers);
-    source_->hand_text_to_workers(workers > 1);
     Graveyard* g = graveyard_.get();
     checker_ = std::make_unique<RecordChecker>(*engine_, options, workers, source_->name(), source_->limits(),
                                                [g](unsigned w) { g->free_some(w, 2); });

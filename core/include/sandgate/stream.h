@@ -50,9 +50,9 @@ struct PendingRecord {
   Diagnostics tree_diagnostics;  // load diagnostics of `tree`, with paths relative to it
   std::optional<Diagnostic> problem;  // already known to be unreadable (too large, a broken list)
   std::size_t bytes = 0;  // the record's length in the input
-  // `text` was written by a binding from a native value (so that the tree is built, and later
-  // freed, on the thread that checks it): it has no positions, as the value had none.
-  bool from_native = false;
+  // Or the value as a binding wrote it flat (sandgate/node_tape.h), for the tree to be built, and
+  // later freed, on the thread that checks it.
+  std::string tape;
 };
 
 // A record ready to be checked.

@@ -59,7 +59,6 @@ int LineIndex::code_points(std::size_t from, std::size_t to) const {
 }
 
 Mark LineIndex::at_offset(std::size_t offset) const {
-  if (!origin_.known()) return Mark{};  // text written from a native value: nothing to place
   offset = std::min(offset, text_.size());
   // One line of ASCII (a JSON Lines record, most JSON text): the column is the offset.
   if (ascii_ && starts_.size() == 1) return placed(0, static_cast<std::int32_t>(offset) + 1);

@@ -14,9 +14,7 @@ namespace sandgate {
 class LineIndex {
  public:
   // `origin`: where the text begins in its file. A record of a request stream is read alone, and
-  // its marks come out where it stands in the stream, with no pass over the tree afterwards. An
-  // unknown origin (line 0: text a binding wrote from a native value) places nothing: every mark
-  // is unknown, as a native value's are.
+  // its marks come out where it stands in the stream, with no pass over the tree afterwards.
   explicit LineIndex(std::string_view text, Mark origin = Mark{1, 1});
   Mark at_offset(std::size_t offset) const;
   // Converts a 0-based line and 0-based byte column (as yaml-cpp reports) to a 1-based Mark.
@@ -36,7 +34,6 @@ class LineIndex {
   std::size_t points_before(std::size_t offset) const;
   // The mark of 0-based line `line0`, 1-based column `column` of the text, in the file.
   Mark placed(std::size_t line0, int column) const {
-    if (!origin_.known()) return Mark{};
     return Mark{static_cast<std::int32_t>(line0) + origin_.line, line0 == 0 ? column + origin_.column - 1 : column};
   }
   int code_points(std::size_t from, std::size_t to) const;

@@ -62,7 +62,7 @@ RecordChecker::~RecordChecker() = default;
 unsigned RecordChecker::jobs() const { return impl_->pool.jobs(); }
 
 namespace {
-std::size_t weight(const PendingRecord& p) { return p.text.size() + 256; }
+std::size_t weight(const PendingRecord& p) { return p.text.size() + p.tape.size() + 256; }
 }  // namespace
 
 bool RecordChecker::run(const std::function<bool(PendingRecord&)>& next, const Deliver& deliver) {

@@ -5,6 +5,7 @@
 #include <array>
 
 #include "document/loaders.h"
+#include "sandgate/node_tape.h"
 #include "sandgate/stream.h"
 
 namespace sandgate {
@@ -132,9 +133,10 @@ RequestRecord prepare_record(PendingRecord pending, const std::string& stream_na
     return record_from_node(std::move(*pending.tree), pending.index, pending.line, stream_name,
                             std::move(pending.tree_diagnostics));
   }
+  if (!pending.tape.empty()) return record_from_node(node_from_tape(pending.tape), pending.index, pending.line, stream_name);
   // Read alone, placed where it stands in the stream.
   Document doc = detail::load_text(pending.text, Format::json, stream_name, std::string(k_requests_input), limits,
-                                   false, pending.from_native ? Mark{} : Mark{pending.line, pending.column});
+                                   false, Mark{pending.line, pending.column});
   if (!doc.loaded) {
     RequestRecord r;
     r.index = pending.index;
