@@ -484,6 +484,14 @@ TEST(NodeTape, every_kind_comes_back_exactly_and_a_cut_tape_never_reads_past_its
   NodeTapeWriter h(huge);
   h.array(0xFFFFFFFFu);  // a count no tape of ours can hold: read as empty, not reserved
   EXPECT_TRUE(node_from_tape(huge).items.empty());
+  std::string deep;
+  NodeTapeWriter d(deep);
+  for (int i = 0; i < 200000; ++i) d.array(1);  // nested far past any limit: no recursion that deep
+  d.null();
+  Node top = node_from_tape(deep);
+  int depth = 0;
+  for (const Node* at = &top; at->is_array() && !at->items.empty(); at = &at->items[0]) ++depth;
+  EXPECT_LE(depth, 65);
 }
 
 TEST(CheckRecords, results_in_input_order_with_unreadable_records_in_place) {

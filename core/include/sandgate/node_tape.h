@@ -55,8 +55,8 @@ class NodeTapeWriter {
 };
 
 // The tree a NodeTapeWriter wrote: values as a binding's (ScalarStyle::native, no marks). A tape
-// that ends early or holds an unknown tag yields what was read up to there, with nulls for the
-// rest (tapes come from this process only).
+// that ends early, holds an unknown tag or nests deeper than 64 yields what was read up to there,
+// with nulls for the rest (tapes come from this process only, but reading one never fails).
 Node node_from_tape(std::string_view tape);
 
 }  // namespace sandgate

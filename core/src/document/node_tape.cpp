@@ -6,12 +6,19 @@
 namespace sandgate {
 namespace {
 
+// The document limit's depth (Limits::max_depth is 64); writers stay within half of it.
+constexpr int k_max_depth = 64;
+
 class TapeReader {
  public:
   explicit TapeReader(std::string_view tape) : p_(tape.data()), end_(tape.data() + tape.size()) {}
 
-  Node value() {
+  Node value(int depth = 0) {
     if (p_ == end_) return Node::make_null();
+    if (depth > k_max_depth) {  // no writer of ours nests this deep: stop rather than recurse on
+      p_ = end_;
+      return Node::make_null();
+    }
     switch (*p_++) {
       case 'n': return Node::make_null();
       case 't': return Node::make_bool(true);
@@ -31,7 +38,7 @@ class TapeReader {
         obj.members.reserve(n);
         for (std::uint32_t i = 0; i < n && p_ != end_; ++i) {
           std::string key(bytes());
-          obj.add(std::move(key), value());
+          obj.add(std::move(key), value(depth + 1));
         }
         return obj;
       }
@@ -39,7 +46,7 @@ class TapeReader {
         std::uint32_t n = count();
         Node arr = Node::make_array();
         arr.items.reserve(n);
-        for (std::uint32_t i = 0; i < n && p_ != end_; ++i) arr.items.push_back(value());
+        for (std::uint32_t i = 0; i < n && p_ != end_; ++i) arr.items.push_back(value(depth + 1));
         return arr;
       }
       default: p_ = end_; return Node::make_null();
