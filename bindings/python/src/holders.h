@@ -35,7 +35,7 @@ using LoadedOrg = Loaded<Org>;
 
 // Native results of check_many that Python has let go of. Freeing one takes about as long as a
 // quarter of checking it, and Python drops them on the thread that holds the GIL — the thread that
-// also converts every record and so already limits how far check_many scales. Each result goes
+// also reads every record and so already limits how far check_many scales. Each result goes
 // back to the worker that made it (a plot per worker), which frees it before a later record: freed
 // on the thread that allocated it, a result costs the allocator no lock (glibc keeps an arena per
 // thread; freeing into another thread's arena contends for its lock, and cost more than the
@@ -66,7 +66,7 @@ struct Graveyard {
       }
     }
   }  // freed here, outside the lock
-  // Stops taking results; the ones held are freed by the caller (with the GIL released).
+  // Stops taking results, and hands the ones held to the caller to free.
   std::vector<std::unique_ptr<Result>> close() {
     open.store(false, std::memory_order_release);
     std::vector<std::unique_ptr<Result>> out;

@@ -17,6 +17,8 @@ struct Checked {
   unsigned worker = 0;
 };
 
+std::size_t weight(const PendingRecord& p) { return p.text.size() + p.tape.size() + 256; }
+
 }  // namespace
 
 struct RecordChecker::Impl {
@@ -60,10 +62,6 @@ RecordChecker::RecordChecker(const Engine& engine, const CheckOptions& options, 
 RecordChecker::~RecordChecker() = default;
 
 unsigned RecordChecker::jobs() const { return impl_->pool.jobs(); }
-
-namespace {
-std::size_t weight(const PendingRecord& p) { return p.text.size() + p.tape.size() + 256; }
-}  // namespace
 
 bool RecordChecker::run(const std::function<bool(PendingRecord&)>& next, const Deliver& deliver) {
   return impl_->pool.run([&](PendingRecord& p) { return next(p); }, weight,
