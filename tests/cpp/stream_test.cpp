@@ -277,6 +277,32 @@ TEST(OrderedPool, a_session_hands_out_a_part_at_a_time_and_keeps_reading_ahead) 
   EXPECT_EQ(bad_worker.load(), 0u) << "worker indices are 0 and 1";
 }
 
+TEST(OrderedPool, a_run_that_stops_early_leaves_no_batch_behind) {
+  // Slow work and a wide window: when delivery stops after the first output, batches are still
+  // queued and others are being worked on. Those not taken must be dropped and the others waited
+  // for, so nothing of the run is still working, or works later, once run() has returned.
+  stream::PoolOptions o;
+  o.jobs = 2;
+  o.batch_items = 1;
+  o.window_batches = 16;
+  std::atomic<int> active{0}, worked{0};
+  stream::OrderedPool<int, int> pool(o, [&](int&& x, unsigned) {
+    ++active;
+    if (x > 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ++worked;
+    --active;
+    return x;
+  });
+  int next = 0;
+  EXPECT_FALSE(pool.run([&](int& x) { return next < 1000 ? (x = next++, true) : false; },
+                        [](const int&) { return std::size_t{1}; }, [](int&&) { return false; }));
+  EXPECT_EQ(active.load(), 0) << "the batches being worked on were waited for";
+  const int at_return = worked.load();
+  EXPECT_LT(at_return, 16) << "the window was still full of queued batches";
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(worked.load(), at_return) << "and those no worker had taken were dropped, not worked later";
+}
+
 TEST(OrderedPool, runs_again_after_an_early_stop_an_exception_and_an_abandoned_session) {
   stream::PoolOptions o;
   o.jobs = 2;
