@@ -332,6 +332,7 @@ def awkward_records() -> list[Any]:
         {"resources": {"cpu": "1", "memory": "1Gi"}, "tags": ["a", "b\"c\\d", "e\nf\x01", "é ✓ 𝄞"]},
         {"resources": {"cpu": 2, "memory": "1Gi"}, "max_lifetime_seconds": 3600},
         {"resources": {"cpu": 0.5, "memory": "1Gi"}, "max_lifetime_seconds": 1e400},  # floats, one infinite
+        {"resources": {"cpu": "1", "memory": "1Gi"}, "max_lifetime_seconds": 1.5, "tags": [2.5, -0.0]},  # shown in messages
         {"resources": {"cpu": "1", "memory": "1Gi"}, "max_lifetime_seconds": 2**70},  # past int64
         {"resources": {"cpu": "1", "memory": "1Gi"}, "max_lifetime_seconds": -(2**63)},
         {"resources": {"cpu": "1", "memory": "1Gi"}, "tags": ["nul\x00inside"]},
@@ -343,6 +344,8 @@ def awkward_records() -> list[Any]:
         {"resources": {"cpu": "1", "memory": "1Gi"}, "annotations": deep},
         cyclic,
         {"resources": {"cpu": "1", "memory": "1Gi"}, "enable": True, "flag": None, "imagee": "typo"},
+        {"resources": {"cpu": "1", "memory": "1Gi"}, "security_context": {"read_only_root_filesystem": True,
+                                                                          "privileged": False}},  # resolved
         {"id": "w", "sandbox": {"resources": {"cpu": "99"}}, "defaults": {"max_lifetime_seconds": 60}, "overrides": None},
         {"id": 3, "sandbox": {}},
         {"sandbox": {}, "polcy": 1},
