@@ -133,12 +133,14 @@ class RecordSource {
           // thread's next allocations. The tape is also cheaper than converting here, and
           // sandgate._many._record leaves plain values as they are. Anything else is converted.
           py::dict given;  // layer → the SDK class it was given as ("" for the record itself)
-          if (needs_prepare(item)) {
+          bool flat = false;
+          if (needs_prepare(item)) {  // SDK-style values become plain ones: the tape may take them now
             py::tuple prepared = prepare_(value);
             value = prepared[0];
             given = prepared[1];
+            flat = given.empty() && to_plain_tape(value, limits_, p.tape);
           }
-          if (!given.empty() || !to_plain_tape(value, limits_, p.tape)) {
+          if (!flat) {
             Converted c = to_node(value, std::string(k_requests_input), "", limits_);
             for (auto [layer, name] : given) mark_given_as(c.root, layer.cast<std::string>(), name.cast<std::string>());
             p.tree = std::move(c.root);

@@ -42,11 +42,11 @@ using LoadedOrg = Loaded<Org>;
 // second thread gained). Open while its ManyCheck lives; once closed, results are freed where they
 // are dropped.
 struct Graveyard {
-  explicit Graveyard(unsigned workers) : plots(std::make_unique<Plot[]>(workers)), count(workers) {}
+  explicit Graveyard(unsigned workers) : plots(workers) {}
 
   // Takes `r` (made by `worker`) if open; once closed, leaves it to its owner to free.
   void bury(std::unique_ptr<Result>& r, unsigned worker) {
-    if (!open.load(std::memory_order_acquire) || worker >= count) return;
+    if (!open.load(std::memory_order_acquire) || worker >= plots.size()) return;
     Plot& p = plots[worker];
     std::lock_guard lock(p.mu);
     p.dead.push_back(std::move(r));
@@ -70,10 +70,10 @@ struct Graveyard {
   std::vector<std::unique_ptr<Result>> close() {
     open.store(false, std::memory_order_release);
     std::vector<std::unique_ptr<Result>> out;
-    for (unsigned w = 0; w < count; ++w) {
-      std::lock_guard lock(plots[w].mu);
-      for (auto& r : plots[w].dead) out.push_back(std::move(r));
-      plots[w].dead.clear();
+    for (Plot& p : plots) {
+      std::lock_guard lock(p.mu);
+      for (auto& r : p.dead) out.push_back(std::move(r));
+      p.dead.clear();
     }
     return out;
   }
@@ -83,8 +83,7 @@ struct Graveyard {
     std::mutex mu;
     std::vector<std::unique_ptr<Result>> dead;
   };
-  std::unique_ptr<Plot[]> plots;
-  unsigned count;
+  std::vector<Plot> plots;  // one per worker, made once (a Plot cannot move)
   std::atomic<bool> open{true};
 };
 
@@ -95,7 +94,6 @@ struct CheckResult {
   std::shared_ptr<Graveyard> graveyard;  // set on check_many's results
   unsigned worker = 0;                   // which of the graveyard's workers made it
 
-  CheckResult() : result(std::make_unique<Result>()) {}
   explicit CheckResult(Result r) : result(std::make_unique<Result>(std::move(r))) {}
   CheckResult(std::unique_ptr<Result> r, std::shared_ptr<Graveyard> g, unsigned w)
       : result(std::move(r)), graveyard(std::move(g)), worker(w) {}
