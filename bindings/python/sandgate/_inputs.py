@@ -172,6 +172,11 @@ def _all_none(value: object) -> bool:
 _PLAIN_TYPES = frozenset({dict, list, tuple, str, int, float, bool, type(None), bytes})
 
 
+def class_name(value: object) -> str:
+    """The name of the dataclass `value` is an instance of (SandboxDefaults, …), or ""."""
+    return type(value).__name__ if dataclasses.is_dataclass(value) and not isinstance(value, type) else ""
+
+
 def layer(value: object, input_name: str) -> _sandgate.InputDocument:
     """One request layer: sandbox, defaults or overrides.
 
@@ -183,7 +188,7 @@ def layer(value: object, input_name: str) -> _sandgate.InputDocument:
         # rules below would leave it as it is, and on a pre-submit hook's path they cost more
         # than converting it (a quarter of a check).
         return _sandgate.document_from_value(value, input_name, "")
-    given_as = type(value).__name__ if dataclasses.is_dataclass(value) and not isinstance(value, type) else ""
+    given_as = class_name(value)
     value = _set_fields(value)
     return load(
         value,

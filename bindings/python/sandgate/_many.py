@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 
 import os
 from collections.abc import Iterable, Iterator, Mapping
@@ -35,20 +34,16 @@ _NAME = "<records>"
 _LAYERS = ("sandbox", "defaults", "overrides")
 
 
-def _class_name(value: object) -> str | None:
-    return type(value).__name__ if dataclasses.is_dataclass(value) and not isinstance(value, type) else None
-
-
 def _record(value: object) -> tuple[object, dict[str, str]]:
     """One record as check() reads its layers: SDK-style dataclasses become their set fields, and the
     name of the class each layer was given as goes along ("" for a record that is the sandbox), as
     check() passes it: a SandboxDefaults keeps its volume dicts where SandboxDefaults.from_dict (what
     a plain dict of defaults stands for) builds RegisteredVolumeOptions from them."""
     if type(value) is dict and "sandbox" in value:
-        given = {k: n for k in _LAYERS if (n := _class_name(value.get(k))) is not None}
+        given = {k: n for k in _LAYERS if (n := _inputs.class_name(value.get(k)))}
         return {k: (_inputs._set_fields(v) if k in _LAYERS and v is not None else v) for k, v in value.items()}, given
-    name = _class_name(value)
-    return _inputs._set_fields(value), ({"": name} if name is not None else {})
+    name = _inputs.class_name(value)
+    return _inputs._set_fields(value), ({"": name} if name else {})
 
 
 def _source(records: object, function: str) -> tuple[object, str, str]:
