@@ -2,7 +2,6 @@
 // owning their data, so the engine can run on them with the GIL released.
 #pragma once
 
-#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -51,21 +50,20 @@ struct Graveyard {
     std::lock_guard lock(p.mu);
     p.dead.push_back(std::move(r));
   }
-  // Frees up to `n` results that `worker` made; run by that worker.
+  // Frees up to `n` results that `worker` made, each outside the lock; run by that worker (before
+  // every record it checks: no allocation here).
   void free_some(unsigned worker, std::size_t n) {
     Plot& p = plots[worker];
-    std::vector<std::unique_ptr<Result>> out;
-    {
-      std::lock_guard lock(p.mu);
-      n = std::min(n, p.dead.size());
-      if (n == 0) return;
-      out.reserve(n);
-      for (std::size_t i = 0; i < n; ++i) {
-        out.push_back(std::move(p.dead.back()));
+    for (; n > 0; --n) {
+      std::unique_ptr<Result> r;
+      {
+        std::lock_guard lock(p.mu);
+        if (p.dead.empty()) return;
+        r = std::move(p.dead.back());
         p.dead.pop_back();
       }
     }
-  }  // freed here, outside the lock
+  }
   // Stops taking results, and hands the ones held to the caller to free.
   std::vector<std::unique_ptr<Result>> close() {
     open.store(false, std::memory_order_release);
