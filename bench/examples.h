@@ -32,6 +32,12 @@ inline const Example k_examples[] = {
     {"sandboxes/cpu-above-max.yaml", "policies/production-cks.yaml"},
 };
 
+// Every policy under examples/policies/, as the bindings' policy-validation benchmarks read them.
+inline const char* const k_policies[] = {
+    "policies/gpu-cks.yaml", "policies/permissive.yaml", "policies/production-cks-v2.yaml",
+    "policies/production-cks.yaml", "policies/sunk-slurm.yaml",
+};
+
 inline Engine engine_for(const Example& e) {
   auto policy = Policy::parse(read(e.policy), Format::yaml, e.policy).policy;
   auto runners = Runners::parse(read("runners.yaml"), Format::yaml, "runners.yaml").runners;

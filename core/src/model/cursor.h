@@ -7,14 +7,45 @@
 
 #include "sandgate/node.h"
 #include "sandgate/request.h"
+#include "sandgate/small_vector.h"
 
 namespace sandgate::model {
 
+// The cursor's JSON Pointer is built only when asked for (a diagnostic or an Origin): most
+// cursors are steps on the way to a value, and building every intermediate path cost a policy
+// compile a fifth of its instructions. `base` is where the walk started; it must outlive the
+// cursor (a policy's or a merged field's stored path, or a literal).
 struct Cursor {
+  struct Step {
+    const Member* member;  // null for an array index
+    std::size_t index;
+  };
+
   const Node* node = nullptr;
   const Member* member = nullptr;
-  std::string path;
+  std::string_view base;
   Layer layer = Layer::sandbox;  // for request values: the layer the value came from
+  SmallVector<Step, 7> steps;    // from `base` to here; deeper walks go to the heap
+
+  Cursor() = default;
+  Cursor(const Node* n, const Member* m, std::string_view start, Layer l = Layer::sandbox)
+      : node(n), member(m), base(start), layer(l) {}
+
+  std::string path() const {
+    std::size_t size = base.size();
+    for (const Step& s : steps) size += 1 + (s.member ? s.member->input_key().size() : 20);
+    std::string out;
+    out.reserve(size);  // one allocation; a token with "~" or "/" to escape may add another
+    out.append(base);
+    for (const Step& s : steps) {
+      if (s.member) {
+        pointer_append(out, s.member->input_key());
+      } else {
+        pointer_append(out, s.index);
+      }
+    }
+    return out;
+  }
 
   explicit operator bool() const { return node != nullptr; }
   Mark mark() const { return node && node->mark.known() ? node->mark : (member ? member->key_mark : Mark{}); }
@@ -26,8 +57,10 @@ struct Cursor {
     if (!m) return c;
     c.node = &m->value;
     c.member = m;
-    c.path = pointer_join(path, m->input_key());
+    c.base = base;
     c.layer = layer;
+    c.steps = steps;
+    c.steps.push_back({m, 0});
     return c;
   }
   // The cursor of one of this object's members, found by reference: iterating a map and looking
@@ -36,16 +69,20 @@ struct Cursor {
     Cursor c;
     c.node = &m.value;
     c.member = &m;
-    c.path = pointer_join(path, m.input_key());
+    c.base = base;
     c.layer = layer;
+    c.steps = steps;
+    c.steps.push_back({&m, 0});
     return c;
   }
   Cursor at(std::size_t i) const {
     Cursor c;
     if (!node || !node->is_array() || i >= node->items.size()) return c;
     c.node = &node->items[i];
-    c.path = pointer_join(path, i);
+    c.base = base;
     c.layer = layer;
+    c.steps = steps;
+    c.steps.push_back({nullptr, i});
     return c;
   }
   std::size_t size() const { return node && node->is_array() ? node->items.size() : 0; }

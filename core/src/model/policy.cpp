@@ -49,7 +49,7 @@ void read_quantity(const Cursor& c, model::PolicyQuantity& q, DiagnosticSink& si
   QuantityError err;
   q.value = Quantity::parse(q.text, QuantityGrammar::kubernetes, &err);
   if (!q.value) {
-    sink.add(Code::POLICY_QUANTITY, c.path, c.mark(),
+    sink.add(Code::POLICY_QUANTITY, c.path(), c.mark(),
              "\"" + std::string(c.member ? c.member->input_key() : "") + "\" is not a Kubernetes quantity: " + err.message,
              "write e.g. \"500m\", \"2\", \"512Mi\" or \"4Gi\"");
   }

@@ -30,12 +30,7 @@ struct Origin {
 };
 
 inline Origin origin_of(const Cursor& c) {
-  return {c.path, c.mark(), c.member ? c.member->key_mark : Mark{}, c.layer};
-}
-// A cursor made for the occasion gives its path away instead of copying it.
-inline Origin origin_of(Cursor&& c) {
-  Mark mark = c.mark();
-  return {std::move(c.path), mark, c.member ? c.member->key_mark : Mark{}, c.layer};
+  return {c.path(), c.mark(), c.member ? c.member->key_mark : Mark{}, c.layer};
 }
 
 struct PolicyQuantity {

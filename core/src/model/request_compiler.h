@@ -25,6 +25,7 @@ struct RequestCompiler {
   std::array<Node, 3> prepared;  // each layer after the spelling layer and the schema
   // SandboxDefaults.containers under a function layer: checked as from_dict does, never merged.
   std::optional<Cursor> dropped_containers;
+  std::string dropped_containers_path;  // the cursor's base: a cursor does not own its path
   // The defaults came as the SandboxDefaults dataclass (its root given_as), not as the dict that
   // SandboxDefaults.from_dict reads: the dataclass keeps its volumes as they are.
   bool defaults_dataclass = false;

@@ -120,7 +120,7 @@ void read_lifetime(RequestCompiler& c) {
   RequestModel& m = c.m;
   // R-TIME-1
   Cursor life = c.field("max_lifetime_seconds");
-  if (life && life.node->is_int() && !c.error_at(life.layer, life.path)) {
+  if (life && life.node->is_int() && !c.error_at(life.layer, life.path())) {
     if (life.node->int_overflow || life.node->integer < 0 || life.node->integer > k_max_lifetime) {
       c.report(Code::LIFETIME_RANGE, life,
                "max_lifetime_seconds is " + life.node->display() + "; it must be between 0 and 2592000 (30 days)",
@@ -140,7 +140,7 @@ void read_lifetime(RequestCompiler& c) {
     m.timeout = RequestModel::Timeout::invalid;
   } else if (std::any_of(c.diags.begin(), c.diags.end(), [&](const Diagnostic& d) {
                // The schema rejected the value; SG_REMOVED_KEY (SPEC §1.1) leaves R-TIME-3 to run.
-               return d.severity == Severity::error && d.path == timeout.path && d.code != Code::REMOVED_KEY;
+               return d.severity == Severity::error && d.path == timeout.path() && d.code != Code::REMOVED_KEY;
              })) {
     m.timeout = RequestModel::Timeout::rejected;
   } else if (timeout.node->integer < 1) {

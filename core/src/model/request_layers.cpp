@@ -331,7 +331,8 @@ void merge_layers(RequestCompiler& c) {
           c.report_at(Code::CONTAINERS_DROPPED_BY_FUNCTION, at_key,
                       "@session.function drops SandboxDefaults.containers: the function's sandbox has one container",
                       "set the function's container with container_image and resources");
-          c.dropped_containers = Cursor{&mem.value, &mem, o.path, layer};
+          c.dropped_containers_path = o.path;
+          c.dropped_containers = Cursor{&mem.value, &mem, c.dropped_containers_path, layer};
           continue;
         }
       }

@@ -49,7 +49,7 @@ void read_gpu(RequestCompiler& c, const Cursor& g, bool nested, Container& out) 
     if (mem.is_int()) gpu.memory_gb = mem.node->integer;
     if (!count) {
       // No key is required (SPEC §5.2 item 3): the SDK sends count 0, which asks for no GPU.
-      if (!c.reported_under(g.layer, g.path) && (type || mem)) {
+      if (!c.reported_under(g.layer, g.path()) && (type || mem)) {
         c.report(Code::GPU_COUNT_MISSING, g, "gpu has no count: the SDK sends count 0, so the sandbox gets no GPU",
                  "add count: 1 (whole GPUs, at least 1)");
       }
@@ -91,30 +91,31 @@ void normalize(RequestCompiler& c, const Cursor& res, Container& out) {
     // Only unknown keys (the schema dropped them): neither form applies, and the SDK raises
     // TypeError "unrecognized resources dict keys" rather than the flat form's ValueError.
     std::string unknown;
+    const std::string res_path = res.path();
     for (auto& d : c.diags) {
-      if (d.code == Code::RESOURCES_UNKNOWN_KEY && d.severity == Severity::error && d.path.size() > res.path.size() &&
-          d.path.compare(0, res.path.size(), res.path) == 0 && d.path[res.path.size()] == '/' &&
-          d.path.find('/', res.path.size() + 1) == std::string::npos) {
-        unknown += (unknown.empty() ? "" : ", ") + d.path.substr(res.path.size() + 1);
+      if (d.code == Code::RESOURCES_UNKNOWN_KEY && d.severity == Severity::error && d.path.size() > res_path.size() &&
+          d.path.compare(0, res_path.size(), res_path) == 0 && d.path[res_path.size()] == '/' &&
+          d.path.find('/', res_path.size() + 1) == std::string::npos) {
+        unknown += (unknown.empty() ? "" : ", ") + d.path.substr(res_path.size() + 1);
         d.code = Code::RESOURCES_SHAPE;
         d.message = "resources has no recognised key (cpu, memory, gpu, requests, limits): " + d.message;
       }
     }
-    if (unknown.empty() && !c.reported_under(res.layer, res.path)) {
+    if (unknown.empty() && !c.reported_under(res.layer, res_path)) {
       c.report(Code::RESOURCES_SHAPE, res, "resources has no recognised key (cpu, memory, gpu, requests, limits)",
                "write {\"cpu\": \"1\", \"memory\": \"1Gi\"} or {\"requests\": {...}, \"limits\": {...}}");
     }
     out.invalid = true;
     return;
   }
-  if (c.error_under(res.layer, res.path)) out.invalid = true;
+  if (c.error_under(res.layer, res.path())) out.invalid = true;
   // The form is chosen by the keys present, even with a None value (cwsandbox _from_dict); a
   // None or empty side counts as not given (SPEC §5.2 item 2).
   Cursor requests = res["requests"], limits = res["limits"];
   bool nested = requests || limits;
   auto given = [](const Cursor& side) { return side && side.node->is_object() && !side.node->members.empty(); };
   for (const Cursor* side : {&requests, &limits}) {
-    if (*side && side->node->is_object() && side->node->members.empty() && !c.reported_under(side->layer, side->path)) {
+    if (*side && side->node->is_object() && side->node->members.empty() && !c.reported_under(side->layer, side->path())) {
       c.report(Code::RESOURCES_ONE_SIDED, *side,
                "resources." + std::string(side == &requests ? "requests" : "limits") + " is empty",
                "the Python SDK fills an empty side from the other one; the TypeScript SDK rejects an empty object");

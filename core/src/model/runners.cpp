@@ -88,13 +88,13 @@ void read_runner(const Cursor& c, std::size_t index, const std::string& file, mo
     }
   }
   if (m.find(r.id) && !r.id.empty()) {
-    sink.add(Code::DUPLICATE_KEY, c["runner_id"].path, c["runner_id"].mark(),
+    sink.add(Code::DUPLICATE_KEY, c["runner_id"].path(), c["runner_id"].mark(),
              "runner_id \"" + r.id + "\" appears twice in the inventory", "runner ids are unique");
   }
   if (Cursor p = c["policy"]) {
     PolicyContext ctx;
     ctx.sunk_scheduler = r.sunk_scheduler;
-    PolicyLoad load = build_policy(*p.node, file, p.path, "runners", ctx);
+    PolicyLoad load = build_policy(*p.node, file, p.path(), "runners", ctx);
     for (auto& d : load.diagnostics) sink.diagnostics().push_back(std::move(d));
     r.policy = load.policy;
   }

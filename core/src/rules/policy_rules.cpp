@@ -27,20 +27,20 @@ void check_base(const Cursor& policy, DiagnosticSink& sink) {
   };
   for (const auto& f : k_forbidden) {
     if (Cursor c = spec[f.key]) {
-      sink.add(Code::BASE_FORBIDDEN_FIELD, c.path, c.member->key_mark, "base sets spec." + std::string(f.key) + ": " + f.why,
+      sink.add(Code::BASE_FORBIDDEN_FIELD, c.path(), c.member->key_mark, "base sets spec." + std::string(f.key) + ": " + f.why,
                std::string("remove spec.") + f.key + " from base");
     }
   }
   Cursor containers = spec["containers"];
   for (std::size_t i = 0; i < containers.size(); ++i) {
     if (Cursor sc = containers.at(i)["securityContext"]) {
-      sink.add(Code::BASE_FORBIDDEN_FIELD, sc.path, sc.member->key_mark,
+      sink.add(Code::BASE_FORBIDDEN_FIELD, sc.path(), sc.member->key_mark,
                "base sets a container securityContext, which is security-sensitive and rejected when the policy is written",
                "remove securityContext from the base container");
     }
   }
   if (Cursor g = spec["terminationGracePeriodSeconds"]) {
-    sink.add(Code::BASE_GRACE_PERIOD, g.path, g.member->key_mark,
+    sink.add(Code::BASE_GRACE_PERIOD, g.path(), g.member->key_mark,
              "base sets spec.terminationGracePeriodSeconds, which a policy cannot set",
              "remove it; on SUNK, raise Slurm's KillWait instead");
   }
@@ -58,7 +58,7 @@ void check_base_metadata(const Cursor& policy, DiagnosticSink& sink) {
     for (const auto& m : c.node->members) {
       const Node& v = m.value;
       if (v.is_string() || v.is_null()) continue;
-      std::string path = pointer_join(c.path, m.key);
+      std::string path = pointer_join(c.path(), m.key);
       Mark mark = v.mark.known() ? v.mark : m.key_mark;
       std::string where = std::string("base metadata.") + map + " value of " + quoted(m.key);
       if (v.is_scalar() && v.style == ScalarStyle::plain) {
@@ -122,14 +122,14 @@ void check_runtime_class_defaults(const Cursor& policy, const model::PolicyModel
     if (!c || !c.node->is_string() || c.node->text.empty()) continue;
     const std::string& value = c.node->text;
     if (m.allowed_runtime_classes.empty()) {
-      sink.add(Code::DEFAULT_RUNTIME_CLASS_UNPINNABLE, c.path, c.mark(),
+      sink.add(Code::DEFAULT_RUNTIME_CLASS_UNPINNABLE, c.path(), c.mark(),
                std::string(key) + " is \"" + value + "\" but allowed_runtime_classes is empty: sandboxes get it by default, yet none can pin it",
                "add \"" + value + "\" to allowed_runtime_classes (Terraform requires that)");
     } else if (std::find(m.allowed_runtime_classes.begin(), m.allowed_runtime_classes.end(), value) ==
                m.allowed_runtime_classes.end()) {
       std::vector<std::string> allowed;
       for (const auto& a : m.allowed_runtime_classes) allowed.push_back(quoted(a));
-      sink.add(Code::DEFAULT_RUNTIME_CLASS_NOT_ALLOWED, c.path, c.mark(),
+      sink.add(Code::DEFAULT_RUNTIME_CLASS_NOT_ALLOWED, c.path(), c.mark(),
                std::string(key) + " is \"" + value + "\", which is not in allowed_runtime_classes (" + join_and(allowed) + ")",
                "add it to allowed_runtime_classes or choose one of them");
     }
@@ -172,7 +172,7 @@ void check_source_ips(const Cursor& policy, DiagnosticSink& sink) {
   if (over) {
     std::string message = "source_ip_allowlist has " + std::to_string(cidrs.size()) + " CIDRs; at most 256 are accepted";
     if (!covered.empty()) message += " (" + std::to_string(covered.size()) + " of them are covered by other entries)";
-    sink.add(Code::SOURCE_IP_TOO_MANY, cidrs.path, cidrs.mark(), message,
+    sink.add(Code::SOURCE_IP_TOO_MANY, cidrs.path(), cidrs.mark(), message,
              covered.empty() ? "merge adjacent ranges into wider prefixes"
                              : "remove the covered entries, and merge adjacent ranges into wider prefixes");
   }
@@ -181,7 +181,7 @@ void check_source_ips(const Cursor& policy, DiagnosticSink& sink) {
   auto listed = [&](std::size_t n) { return !over || n < k_listed; };
   auto summarise = [&](Code code, std::size_t total, std::size_t first_left_out, const std::string& what) {
     Cursor first = cidrs.at(first_left_out);
-    sink.add(code, first.path, first.mark(),
+    sink.add(code, first.path(), first.mark(),
              std::to_string(total - k_listed) + " more " + what +
                  " are not listed (the list is over its limit of 256); the first is " + first.node->display(),
              "fix the ones listed and run again");
@@ -193,15 +193,15 @@ void check_source_ips(const Cursor& policy, DiagnosticSink& sink) {
     switch (bad.problem) {
       case PrefixProblem::none: break;
       case PrefixProblem::syntax:
-        sink.add(Code::SOURCE_IP_INVALID, c.path, c.mark(), c.node->display() + " is not an IPv4 or IPv6 prefix",
+        sink.add(Code::SOURCE_IP_INVALID, c.path(), c.mark(), c.node->display() + " is not an IPv4 or IPv6 prefix",
                  "write e.g. \"203.0.113.0/24\" or \"2001:db8::/32\"");
         break;
       case PrefixProblem::not_canonical:
-        sink.add(Code::SOURCE_IP_INVALID, c.path, c.mark(), c.node->display() + " is not canonical: it has host bits set",
+        sink.add(Code::SOURCE_IP_INVALID, c.path(), c.mark(), c.node->display() + " is not canonical: it has host bits set",
                  "write \"" + bad.canonical + "\"");
         break;
       case PrefixProblem::ipv4_mapped:
-        sink.add(Code::SOURCE_IP_INVALID, c.path, c.mark(), c.node->display() + " is an IPv4-mapped IPv6 prefix",
+        sink.add(Code::SOURCE_IP_INVALID, c.path(), c.mark(), c.node->display() + " is an IPv4-mapped IPv6 prefix",
                  "write the IPv4 prefix itself");
         break;
     }
@@ -213,7 +213,7 @@ void check_source_ips(const Cursor& policy, DiagnosticSink& sink) {
 
   for (std::size_t n = 0; n < covered.size() && listed(n); ++n) {
     Cursor c = cidrs.at(position[covered[n].index]);
-    sink.add(Code::SOURCE_IP_REDUNDANT, c.path, c.mark(),
+    sink.add(Code::SOURCE_IP_REDUNDANT, c.path(), c.mark(),
              "source IP prefix " + c.node->text + " is already covered by " + cidrs.at(position[covered[n].by]).node->text,
              "remove the redundant prefix");
   }
@@ -242,14 +242,14 @@ void check_net_rule(const Cursor& rule, const model::NetRule& r, const std::stri
   if (r.peers.size() != 1) {
     std::vector<std::string> names;
     for (auto p : r.peers) names.emplace_back(k_peer_names[static_cast<int>(p)]);
-    sink.add(Code::RULE_PEER_COUNT, rule.path, rule.mark(),
+    sink.add(Code::RULE_PEER_COUNT, rule.path(), rule.mark(),
              std::string("each ") + (ingress ? "ingress rule must select exactly one source" : "egress rule must select exactly one destination") +
                  (names.empty() ? ", but this one selects none" : ", but this one sets " + join_and(names)),
              ingress ? "use one of cidr, tenant or any per rule" : "use one of cidr, https_hostname, tenant, any or selector per rule");
   }
   if (r.any_set && !r.any) {
     Cursor a = rule["any"];
-    sink.add(Code::RULE_ANY_FALSE, a.path, a.mark(), "\"any\" is false; when present it must be true",
+    sink.add(Code::RULE_ANY_FALSE, a.path(), a.mark(), "\"any\" is false; when present it must be true",
              "remove \"any\" or set it to true");
   }
   if (Cursor cidr = rule["cidr"]) {
@@ -258,13 +258,13 @@ void check_net_rule(const Cursor& rule, const model::NetRule& r, const std::stri
       auto p = parse_prefix(c.node->text);
       std::string what = is_except ? "except entry " : "CIDR ";
       if (p.problem == PrefixProblem::syntax) {
-        sink.add(Code::CIDR_INVALID, c.path, c.mark(), what + c.node->display() + " is not an IPv4 or IPv6 prefix",
+        sink.add(Code::CIDR_INVALID, c.path(), c.mark(), what + c.node->display() + " is not an IPv4 or IPv6 prefix",
                  "write e.g. \"10.0.0.0/8\"");
       } else if (p.problem == PrefixProblem::not_canonical) {
-        sink.add(Code::CIDR_INVALID, c.path, c.mark(), what + c.node->display() + " is not canonical: it has host bits set",
+        sink.add(Code::CIDR_INVALID, c.path(), c.mark(), what + c.node->display() + " is not canonical: it has host bits set",
                  "write \"" + p.canonical + "\"");
       } else if (p.problem == PrefixProblem::ipv4_mapped) {
-        sink.add(Code::CIDR_INVALID, c.path, c.mark(), what + c.node->display() + " is an IPv4-mapped IPv6 prefix",
+        sink.add(Code::CIDR_INVALID, c.path(), c.mark(), what + c.node->display() + " is an IPv4-mapped IPv6 prefix",
                  "write the IPv4 prefix itself");
       }
     };
@@ -275,7 +275,7 @@ void check_net_rule(const Cursor& rule, const model::NetRule& r, const std::stri
   if (Cursor sel = rule["selector"]; sel && sel.node->is_object()) {
     Cursor labels = sel["pod_labels"];
     if (!labels || !labels.node->is_object() || labels.node->members.empty()) {
-      sink.add(Code::SELECTOR_EMPTY, labels ? labels.path : sel.path, labels ? labels.mark() : sel.mark(),
+      sink.add(Code::SELECTOR_EMPTY, labels ? labels.path() : sel.path(), labels ? labels.mark() : sel.mark(),
                "a selector rule needs at least one pod label", "add pod_labels, e.g. {app: web}");
     }
   }
@@ -284,7 +284,7 @@ void check_net_rule(const Cursor& rule, const model::NetRule& r, const std::stri
     Cursor p = ports.at(i);
     Cursor end = p["end_port"];
     if (end.is_int() && p["port"].is_int() && end.node->integer != 0 && end.node->integer < p["port"].node->integer) {
-      sink.add(Code::PORT_RANGE, end.path, end.mark(),
+      sink.add(Code::PORT_RANGE, end.path(), end.mark(),
                "end_port " + std::to_string(end.node->integer) + " must be greater than or equal to port " +
                    std::to_string(p["port"].node->integer),
                "set end_port to 0 for a single port");
@@ -294,15 +294,15 @@ void check_net_rule(const Cursor& rule, const model::NetRule& r, const std::stri
   if (Cursor h = rule["https_hostname"]; h && h.node->is_string()) {
     HostnameForm form = classify_hostname(r.hostname);
     if (where == "default_egress") {
-      sink.add(Code::DEFAULT_EGRESS_HOSTNAME, h.path, h.mark(),
+      sink.add(Code::DEFAULT_EGRESS_HOSTNAME, h.path(), h.mark(),
                "default_egress has the hostname destination " + h.node->display() +
                    "; defaults must not grant names (a curated site set belongs on a SandboxTemplate)",
                "move it to allowed_egress, and let sandboxes declare it");
     } else if (form == HostnameForm::any && where != "allowed_egress") {
-      sink.add(Code::HOSTNAME_WILDCARD_PLACEMENT, h.path, h.mark(),
+      sink.add(Code::HOSTNAME_WILDCARD_PLACEMENT, h.path(), h.mark(),
                "the bare \"*\" hostname is a policy ceiling, allowed only in allowed_egress");
     } else if (form == HostnameForm::invalid) {
-      sink.add(Code::HOSTNAME_INVALID, h.path, h.mark(),
+      sink.add(Code::HOSTNAME_INVALID, h.path(), h.mark(),
                h.node->display() + " is not an exact DNS name, a single leftmost wildcard label (*.example.com) or \"*\"",
                "use lowercase DNS labels separated by dots, with at most one leading \"*.\"");
     }
@@ -310,7 +310,7 @@ void check_net_rule(const Cursor& rule, const model::NetRule& r, const std::stri
   if (Cursor ex = rule["https_hostname_except"]) {
     bool ok_place = where == "allowed_egress" && rule["https_hostname"];
     if (!ok_place) {
-      sink.add(Code::HOSTNAME_EXCEPT_PLACEMENT, ex.path, ex.member->key_mark,
+      sink.add(Code::HOSTNAME_EXCEPT_PLACEMENT, ex.path(), ex.member->key_mark,
                "https_hostname_except belongs only on allowed_egress hostname rules" +
                    std::string(where == "sandbox" ? "; a sandbox cannot declare it" : ""),
                "remove it, or move it to an allowed_egress rule with https_hostname");
@@ -318,7 +318,7 @@ void check_net_rule(const Cursor& rule, const model::NetRule& r, const std::stri
       for (std::size_t i = 0; i < ex.size(); ++i) {
         Cursor e = ex.at(i);
         if (e.node->is_string() && classify_hostname(lower(e.node->text)) == HostnameForm::invalid) {
-          sink.add(Code::HOSTNAME_INVALID, e.path, e.mark(), e.node->display() + " is not a DNS name or a single leftmost wildcard");
+          sink.add(Code::HOSTNAME_INVALID, e.path(), e.mark(), e.node->display() + " is not a DNS name or a single leftmost wildcard");
         }
       }
     }
@@ -345,7 +345,7 @@ void check_policy(const Cursor& policy, const model::PolicyModel& m, DiagnosticS
   Cursor sel = policy["base"]["spec"]["nodeSelector"];
   bool selects = sel && !(sel.node->is_object() && sel.node->members.empty());
   if (selects && is_slurm_scheduler(m.scheduler_name, context.sunk_scheduler)) {
-    sink.add(Code::SUNK_NODE_SELECTOR, sel.path, sel.member->key_mark,
+    sink.add(Code::SUNK_NODE_SELECTOR, sel.path(), sel.member->key_mark,
              "base sets spec.nodeSelector while schedulerName \"" + m.scheduler_name + "\" is a Slurm (SUNK) scheduler" +
                  (context.sunk_scheduler ? "" : " (its name contains \"slurm\")") +
                  ": Slurm picks the node, so a conflicting selector fails with NodeAffinity",
