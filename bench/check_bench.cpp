@@ -4,27 +4,12 @@
 //   ./build/default/bench/sandgate_bench --benchmark_min_time=0.5
 #include <benchmark/benchmark.h>
 
-#include <atomic>
-#include <cstdlib>
 #include <fstream>
-#include <new>
 #include <sstream>
 
+#include "allocation_counter.h"
 #include "examples.h"
 #include "sandgate/sandgate.h"
-
-namespace {
-std::atomic<std::uint64_t> g_allocations{0};
-}  // namespace
-
-// Every allocation of the process goes through here, so a benchmark can count its own.
-void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -33,7 +18,7 @@ using namespace sandgate::bench;
 
 void report_allocations(benchmark::State& state, std::uint64_t before) {
   state.counters["allocs_per_op"] =
-      benchmark::Counter(static_cast<double>(g_allocations.load() - before) / static_cast<double>(state.iterations()));
+      benchmark::Counter(static_cast<double>(allocations() - before) / static_cast<double>(state.iterations()));
 }
 
 // check() on a compiled request: the rules alone (a policy diff checks one compiled request
@@ -44,7 +29,7 @@ void BM_check_compiled(benchmark::State& state) {
   Document doc = load_document(read(e.sandbox), Format::yaml, e.sandbox, "sandbox");
   auto request = Request::compile({nullptr, &doc, nullptr});
   state.SetLabel(e.sandbox);
-  std::uint64_t before = g_allocations.load();
+  std::uint64_t before = allocations();
   for (auto _ : state) {
     Result r = engine.check(request);
     benchmark::DoNotOptimize(r.ok());
@@ -60,7 +45,7 @@ void BM_check_compiled_and_read(benchmark::State& state) {
   Document doc = load_document(read(e.sandbox), Format::yaml, e.sandbox, "sandbox");
   auto request = Request::compile({nullptr, &doc, nullptr});
   state.SetLabel(e.sandbox);
-  std::uint64_t before = g_allocations.load();
+  std::uint64_t before = allocations();
   for (auto _ : state) {
     Result r = engine.check(request);
     benchmark::DoNotOptimize(r.diagnostics().size());
@@ -76,7 +61,7 @@ void BM_check_tree(benchmark::State& state) {
   Engine engine = engine_for(e);
   Document doc = load_document(read(e.sandbox), Format::yaml, e.sandbox, "sandbox");
   state.SetLabel(e.sandbox);
-  std::uint64_t before = g_allocations.load();
+  std::uint64_t before = allocations();
   for (auto _ : state) {
     Result r = engine.check(doc);
     benchmark::DoNotOptimize(r.ok());
@@ -91,7 +76,7 @@ void BM_check_text(benchmark::State& state) {
   Engine engine = engine_for(e);
   std::string text = read(e.sandbox);
   state.SetLabel(e.sandbox);
-  std::uint64_t before = g_allocations.load();
+  std::uint64_t before = allocations();
   for (auto _ : state) {
     Document doc = load_document(text, Format::yaml, e.sandbox, "sandbox");
     Result r = engine.check(doc);
@@ -103,7 +88,7 @@ BENCHMARK(BM_check_text)->DenseRange(0, std::size(k_examples) - 1);
 
 void BM_validate_policy(benchmark::State& state) {
   std::string text = read("policies/production-cks.yaml");
-  std::uint64_t before = g_allocations.load();
+  std::uint64_t before = allocations();
   for (auto _ : state) {
     Result r = validate_policy(text, Format::yaml, "production-cks.yaml");
     benchmark::DoNotOptimize(r.ok());
@@ -113,7 +98,7 @@ void BM_validate_policy(benchmark::State& state) {
 BENCHMARK(BM_validate_policy);
 
 void BM_quantity_parse(benchmark::State& state) {
-  std::uint64_t before = g_allocations.load();
+  std::uint64_t before = allocations();
   for (auto _ : state) {
     auto q = Quantity::parse("1.5Gi");
     benchmark::DoNotOptimize(q);

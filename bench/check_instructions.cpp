@@ -7,24 +7,10 @@
 // freeing that result with its request. Outside valgrind it prints the allocation counts.
 #include <valgrind/callgrind.h>
 
-#include <atomic>
 #include <cstdio>
-#include <cstdlib>
-#include <new>
 
+#include "allocation_counter.h"
 #include "examples.h"
-
-namespace {
-std::atomic<std::uint64_t> g_allocations{0};
-}  // namespace
-
-void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 int main() {
   using namespace sandgate;
@@ -37,24 +23,24 @@ int main() {
       Result warm = engine.check(request);
       (void)result_to_json(warm, false);
     }
-    std::uint64_t before = g_allocations.load();
+    std::uint64_t before = allocations();
     CALLGRIND_TOGGLE_COLLECT;
     Result r = engine.check(request);
     CALLGRIND_TOGGLE_COLLECT;
-    std::uint64_t allocations = g_allocations.load() - before;
+    std::uint64_t check_allocations = allocations() - before;
     CALLGRIND_DUMP_STATS_AT(e.sandbox.c_str());
     // Compile + check from the loaded Document, as Engine::check(Document) does.
-    before = g_allocations.load();
+    before = allocations();
     CALLGRIND_TOGGLE_COLLECT;
     Result full = engine.check(doc);
     CALLGRIND_TOGGLE_COLLECT;
-    std::uint64_t full_allocations = g_allocations.load() - before;
+    std::uint64_t full_allocations = allocations() - before;
     CALLGRIND_DUMP_STATS_AT(e.sandbox.c_str());
-    before = g_allocations.load();
+    before = allocations();
     CALLGRIND_TOGGLE_COLLECT;
     std::string json = result_to_json(full, false);
     CALLGRIND_TOGGLE_COLLECT;
-    std::uint64_t json_allocations = g_allocations.load() - before;
+    std::uint64_t json_allocations = allocations() - before;
     CALLGRIND_DUMP_STATS_AT(e.sandbox.c_str());
     {
       Result dropped = std::move(full);
@@ -64,7 +50,7 @@ int main() {
     }
     CALLGRIND_DUMP_STATS_AT(e.sandbox.c_str());
     std::printf("%s %s %llu %llu %llu %zu\n", e.sandbox.c_str(), r.ok() ? "passes" : "fails",
-                static_cast<unsigned long long>(allocations), static_cast<unsigned long long>(full_allocations),
+                static_cast<unsigned long long>(check_allocations), static_cast<unsigned long long>(full_allocations),
                 static_cast<unsigned long long>(json_allocations), json.size());
   }
   return 0;

@@ -10,13 +10,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$root/build/default/bench/sandgate_check_instructions}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file="$out/cg.%p" "$bin" >"$out/stdout" 2>"$out/stderr"
-# Four dumps per example, in order (the final dump at exit collects nothing and is skipped).
-for f in $(cd "$out" && ls cg.* | sort -t. -k3 -n); do
-  f=$out/$f
-  grep -q '^desc: Trigger: Client Request' "$f" || continue
-  awk '/^summary:/ {print $2}' "$f"
-done | paste - - - - >"$out/counts"
+# shellcheck source=bench/callgrind_dumps.sh
+. "$root/bench/callgrind_dumps.sh"
+callgrind_dumps "$bin" "$out" | paste - - - - >"$out/counts"
 printf '%-40s %-7s %14s %7s %15s %7s %13s %7s %7s %11s\n' example verdict "check: instr." alloc. "compile+check" alloc. "JSON text" alloc. bytes "free: instr."
 paste "$out/counts" "$out/stdout" |
   awk '{printf "%-40s %-7s %14s %7s %15s %7s %13s %7s %7s %11s\n", $5, $6, $1, $7, $2, $8, $3, $9, $10, $4}'

@@ -5,24 +5,10 @@
 // only code collected. Outside valgrind it prints the allocation counts.
 #include <valgrind/callgrind.h>
 
-#include <atomic>
 #include <cstdio>
-#include <cstdlib>
-#include <new>
 
+#include "allocation_counter.h"
 #include "examples.h"
-
-namespace {
-std::atomic<std::uint64_t> g_allocations{0};
-}  // namespace
-
-void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 int main() {
   using namespace sandgate;
@@ -31,16 +17,16 @@ int main() {
     Document doc = load_document(read(name), Format::yaml, name, "policy");
     (void)Policy::from_node(doc.root, name);  // first-use statics: the compiled schema
     Node tree = doc.root;
-    std::uint64_t before = g_allocations.load();
+    std::uint64_t before = allocations();
     CALLGRIND_TOGGLE_COLLECT;
     {
       PolicyLoad load = Policy::from_node(std::move(tree), name);
       if (!load.policy) std::printf("%s did not compile\n", name);
     }
     CALLGRIND_TOGGLE_COLLECT;
-    std::uint64_t allocations = g_allocations.load() - before;
+    std::uint64_t made = allocations() - before;
     CALLGRIND_DUMP_STATS_AT(name);
-    std::printf("%s %llu\n", name, static_cast<unsigned long long>(allocations));
+    std::printf("%s %llu\n", name, static_cast<unsigned long long>(made));
   }
   return 0;
 }

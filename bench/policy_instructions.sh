@@ -8,11 +8,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$root/build/default/bench/sandgate_policy_instructions}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file="$out/cg.%p" "$bin" >"$out/stdout" 2>"$out/stderr"
-for f in $(cd "$out" && ls cg.* | sort -t. -k3 -n); do
-  f=$out/$f
-  grep -q '^desc: Trigger: Client Request' "$f" || continue
-  awk '/^summary:/ {print $2}' "$f"
-done >"$out/counts"
+# shellcheck source=bench/callgrind_dumps.sh
+. "$root/bench/callgrind_dumps.sh"
+callgrind_dumps "$bin" "$out" >"$out/counts"
 printf '%-36s %14s %7s\n' policy "instructions" alloc.
 paste "$out/counts" "$out/stdout" | awk '{printf "%-36s %14s %7s\n", $2, $1, $3}'
