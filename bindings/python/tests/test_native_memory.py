@@ -108,7 +108,8 @@ def case_names() -> list[str]:
     import ast
     import re
 
-    block = LOOP[LOOP.index("cases = {"):LOOP.index("}\nimport ctypes")]
+    start = LOOP.index("cases = {")
+    block = LOOP[start:LOOP.index("\n}\n", start)]
     return [ast.literal_eval(m) for m in re.findall(r'^    ("[^"]+"):', block, re.M)]
 
 
@@ -120,6 +121,11 @@ def growth(case: str, calls: int = CALLS) -> dict[str, float]:
     )
     assert run.returncode == 0, run.stderr
     return json.loads(run.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def test_every_case_of_the_loop_is_measured() -> None:
+    # bench/python/native_memory.py reads the loop's cases through case_names(): both lists agree.
+    assert case_names() == [*CASES, "control: malloc(390)"]
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs /proc (Linux) for the resident size")
