@@ -30,7 +30,7 @@ def main() -> None:
     cases = args.cases or names
     print(f"{'case':48s} {'calls':>10s} {'seconds':>8s} {'RSS growth per window':>26s} {'bytes/call':>10s}")
     for case in cases:
-        r = nm.growth(case, args.calls)
+        r = nm.growth(case, args.calls, timeout=None)
         growth = " / ".join(f"{g:,}" for g in r["window_growth_bytes"])
         print(f"{case:48s} {r['calls']:>10,} {r['seconds']:>8.1f} {growth:>26s} {r['bytes_per_call']:>10.2f}", flush=True)
 
