@@ -32,7 +32,7 @@ Engine::Engine(std::shared_ptr<const Policy> policy, std::shared_ptr<const Runne
 }
 
 const model::PolicyModel& empty_policy_model() {
-  static const model::PolicyModel empty;
+  static const model::PolicyModel empty{};
   return empty;
 }
 

@@ -25,11 +25,15 @@ struct Cursor {
   const Member* member = nullptr;
   std::string_view base;
   Layer layer = Layer::sandbox;  // for request values: the layer the value came from
-  SmallVector<Step, 7> steps;    // from `base` to here; deeper walks go to the heap
+  // The tree and `base` belong to the compiled model (a Policy's root, a request's merged
+  // fields), which keeps them unchanged for as long as it lives: origins recorded from this cursor
+  // may defer writing their pointer (origin_of, input_pointer.h).
+  bool model_owned = false;
+  SmallVector<Step, 7> steps;  // from `base` to here; deeper walks go to the heap
 
   Cursor() = default;
-  Cursor(const Node* n, const Member* m, std::string_view start, Layer l = Layer::sandbox)
-      : node(n), member(m), base(start), layer(l) {}
+  Cursor(const Node* n, const Member* m, std::string_view start, Layer l = Layer::sandbox, bool owned = false)
+      : node(n), member(m), base(start), layer(l), model_owned(owned) {}
 
   std::string path() const {
     std::size_t size = base.size();
@@ -59,6 +63,7 @@ struct Cursor {
     c.member = m;
     c.base = base;
     c.layer = layer;
+    c.model_owned = model_owned;
     c.steps = steps;
     c.steps.push_back({m, 0});
     return c;
@@ -71,6 +76,7 @@ struct Cursor {
     c.member = &m;
     c.base = base;
     c.layer = layer;
+    c.model_owned = model_owned;
     c.steps = steps;
     c.steps.push_back({&m, 0});
     return c;
@@ -81,6 +87,7 @@ struct Cursor {
     c.node = &node->items[i];
     c.base = base;
     c.layer = layer;
+    c.model_owned = model_owned;
     c.steps = steps;
     c.steps.push_back({nullptr, i});
     return c;

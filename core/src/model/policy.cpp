@@ -305,7 +305,8 @@ struct PolicyBuilder {
       schema::shape(*policy, cs, impl->base_path, sink, reported);
       schema::validate(*policy, cs, impl->base_path, sink, reported);
       if (policy->is_object()) {
-        Cursor cur{policy, nullptr, impl->base_path};
+        // The tree and base_path live in the Policy, unchanged once read: its origins are deferred.
+        Cursor cur{policy, nullptr, impl->base_path, Layer::sandbox, true};
         build_model(cur, impl->model, sink);
         rules::check_policy(cur, impl->model, sink, context);
       }

@@ -13,6 +13,7 @@
 #include "sandgate/quantity.h"
 #include "model/cursor.h"
 #include "model/envelope.h"
+#include "model/input_pointer.h"
 #include "util/image.h"
 #include "util/net.h"
 #include "util/prefix_set.h"
@@ -23,14 +24,18 @@ namespace sandgate::model {
 // line:col for text, its key's line:col when it is an object member, and for request values the
 // layer it came from.
 struct Origin {
-  std::string path;  // input pointer
-  Mark mark;         // the value's position (its key's when the value has none)
-  Mark key_mark;     // the key's position, when the value is an object member
+  InputPointer path;  // input pointer
+  Mark mark;          // the value's position (its key's when the value has none)
+  Mark key_mark;      // the key's position, when the value is an object member
   Layer layer = Layer::sandbox;
 };
 
+// The origin of a cursor's value. Its pointer is deferred (input_pointer.h) when the cursor walks
+// a tree its compiled model owns (Cursor::model_owned), else written out now.
 inline Origin origin_of(const Cursor& c) {
-  return {c.path(), c.mark(), c.member ? c.member->key_mark : Mark{}, c.layer};
+  Mark key_mark = c.member ? c.member->key_mark : Mark{};
+  if (c.model_owned) return {InputPointer::deferred(c.base, c.steps.data(), c.steps.size()), c.mark(), key_mark, c.layer};
+  return {c.path(), c.mark(), key_mark, c.layer};
 }
 
 struct PolicyQuantity {

@@ -80,7 +80,7 @@ Cursor RequestCompiler::root() const { return Cursor{nullptr, nullptr, "", Layer
 Cursor RequestCompiler::field(std::string_view key) const {
   const MergedField* f = m.field(key);
   if (!f) return {};
-  return Cursor{&f->member.value, &f->member, f->origin.path, f->origin.layer};
+  return Cursor{&f->member.value, &f->member, f->origin.path.written(), f->origin.layer, true};
 }
 
 std::vector<Cursor> RequestCompiler::parts(std::string_view key) const {
@@ -90,11 +90,11 @@ std::vector<Cursor> RequestCompiler::parts(std::string_view key) const {
   const Node& v = f->member.value;
   if (v.is_object()) {
     for (std::size_t i = 0; i < v.members.size() && i < f->parts.size(); ++i) {
-      out.push_back(Cursor{&v.members[i].value, &v.members[i], f->parts[i].path, f->parts[i].layer});
+      out.push_back(Cursor{&v.members[i].value, &v.members[i], f->parts[i].path.written(), f->parts[i].layer, true});
     }
   } else if (v.is_array()) {
     for (std::size_t i = 0; i < v.items.size() && i < f->parts.size(); ++i) {
-      out.push_back(Cursor{&v.items[i], nullptr, f->parts[i].path, f->parts[i].layer});
+      out.push_back(Cursor{&v.items[i], nullptr, f->parts[i].path.written(), f->parts[i].layer, true});
     }
   }
   return out;
@@ -306,9 +306,9 @@ void merge_layers(RequestCompiler& c) {
     const Origin& o = f->origin;
     const Node& v = f->member.value;
     if (is_one_of(f->member.key, k_map_fields) && v.is_object()) {
-      for (const auto& e : v.members) f->parts.push_back(member_origin(e, pointer_join(o.path, e.input_key()), o.layer));
+      for (const auto& e : v.members) f->parts.push_back(member_origin(e, pointer_join(o.path.written(), e.input_key()), o.layer));
     } else if (is_one_of(f->member.key, k_list_fields) && v.is_array()) {
-      for (std::size_t i = 0; i < v.items.size(); ++i) f->parts.push_back({pointer_join(o.path, i), v.items[i].mark, {}, o.layer});
+      for (std::size_t i = 0; i < v.items.size(); ++i) f->parts.push_back({pointer_join(o.path.written(), i), v.items[i].mark, {}, o.layer});
     }
   };
 
@@ -352,7 +352,7 @@ void merge_layers(RequestCompiler& c) {
           std::unordered_map<std::string_view, std::size_t> at;
           for (std::size_t i = 0; i < map.members.size(); ++i) at.emplace(map.members[i].key, i);
           for (auto& e : v.members) {
-            Origin eo = member_origin(e, pointer_join(o.path, e.input_key()), layer);
+            Origin eo = member_origin(e, pointer_join(o.path.written(), e.input_key()), layer);
             if (auto it = at.find(e.key); it != at.end()) {
               // The key stays (it is the same, and `at` views it); the rest is the later layer's.
               Member& kept = map.members[it->second];
@@ -373,7 +373,7 @@ void merge_layers(RequestCompiler& c) {
         // Earlier layers first, then later ones, duplicates kept as the SDK sends them.
         if (existing && existing->member.value.is_array() && v.is_array()) {
           for (std::size_t i = 0; i < v.items.size(); ++i) {
-            existing->parts.push_back({pointer_join(o.path, i), v.items[i].mark, {}, layer});
+            existing->parts.push_back({pointer_join(o.path.written(), i), v.items[i].mark, {}, layer});
             existing->member.value.items.push_back(std::move(v.items[i]));
           }
         } else {

@@ -226,7 +226,7 @@ void read_volumes(RequestCompiler& c) {
   // both before the merge: the constructors' errors stand (cwsandbox's, so the Python client's).
   if (m.client == Client::python) {
     for (const MergedField& f : c.replaced_volumes) {
-      Cursor list{&f.member.value, &f.member, f.origin.path, f.origin.layer};
+      Cursor list{&f.member.value, &f.member, f.origin.path.written(), f.origin.layer};  // not the model's: replaced
       bool from_dict = c.built_by_from_dict(f.origin.layer);
       for (std::size_t i = 0; i < list.size(); ++i) {
         Cursor v = list.at(i);

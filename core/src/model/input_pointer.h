@@ -1,0 +1,119 @@
+// The JSON Pointer of an Origin, written out only when someone reads it.
+//
+// A compiled policy records where each of its values was written, and a request where each of
+// its values came from, for the diagnostics that may name them later; most never do. Writing
+// every pointer as text when it was recorded cost a policy compile a fifth of its instructions
+// (and a heap block for each pointer past the 15-character short-string buffer). A deferred
+// pointer keeps the walk instead: where it started (`base`, text that must outlive it) and up to
+// k_steps member or index steps into a tree that must also outlive it and not change. Only the
+// compiled Policy, Runners and Request models use deferred pointers, over trees they own and
+// never modify once read; anything else (or a deeper walk) is written out at once.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "sandgate/node.h"
+
+namespace sandgate::model {
+
+class InputPointer {
+ public:
+  static constexpr std::size_t k_steps = 6;
+
+  InputPointer() = default;
+  // Copies only the steps in use: origins are many and mostly not deferred, or shallow.
+  InputPointer(const InputPointer& o) : text_(o.text_), base_(o.base_), deferred_(o.deferred_), n_(o.n_) {
+    std::copy_n(o.steps_, n_, steps_);
+  }
+  InputPointer(InputPointer&& o) noexcept
+      : text_(std::move(o.text_)), base_(o.base_), deferred_(o.deferred_), n_(o.n_) {
+    std::copy_n(o.steps_, n_, steps_);
+  }
+  InputPointer& operator=(const InputPointer& o) {
+    if (this != &o) {
+      text_ = o.text_;
+      assign_deferred(o);
+    }
+    return *this;
+  }
+  InputPointer& operator=(InputPointer&& o) noexcept {
+    text_ = std::move(o.text_);
+    assign_deferred(o);
+    return *this;
+  }
+  ~InputPointer() = default;
+  InputPointer(std::string text) : text_(std::move(text)) {}  // NOLINT: text converts implicitly
+  InputPointer(const char* text) : text_(text) {}              // NOLINT
+
+  // A deferred pointer: `base`, then each step a member (its key as the input spelled it) or, for
+  // a null member, an array index. `Step` is any type with `member` and `index` (Cursor::Step).
+  template <typename Step>
+  static InputPointer deferred(std::string_view base, const Step* steps, std::size_t n) {
+    InputPointer p;
+    if (n > k_steps) {
+      p.text_ = std::string(base);
+      for (std::size_t i = 0; i < n; ++i) p.append_step(p.text_, steps[i].member, steps[i].index);
+      return p;
+    }
+    p.deferred_ = true;
+    p.base_ = base;
+    p.n_ = static_cast<std::uint8_t>(n);
+    for (std::size_t i = 0; i < n; ++i) p.steps_[i] = encode(steps[i].member, steps[i].index);
+    return p;
+  }
+
+  std::string str() const {
+    if (!deferred_) return text_;
+    std::string out(base_);
+    for (std::size_t i = 0; i < n_; ++i) {
+      if (steps_[i] & 1) {
+        append_step(out, nullptr, static_cast<std::size_t>(steps_[i] >> 1));
+      } else {
+        append_step(out, reinterpret_cast<const Member*>(steps_[i]), 0);
+      }
+    }
+    return out;
+  }
+  operator std::string() const { return str(); }  // NOLINT: reads as the text it stands for
+
+  // The text of a pointer that is not deferred (a merged field's, which cursors start from).
+  std::string_view written() const { return text_; }
+
+  bool empty() const { return deferred_ ? base_.empty() && n_ == 0 : text_.empty(); }
+
+  friend bool operator==(const InputPointer& a, const InputPointer& b) { return a.str() == b.str(); }
+  friend bool operator==(const InputPointer& a, std::string_view b) { return a.str() == b; }
+
+ private:
+  // A member by its address (aligned: the low bit is 0), an index as (index << 1) | 1.
+  static std::uintptr_t encode(const Member* member, std::size_t index) {
+    return member ? reinterpret_cast<std::uintptr_t>(member) : (static_cast<std::uintptr_t>(index) << 1) | 1u;
+  }
+
+  void assign_deferred(const InputPointer& o) {
+    base_ = o.base_;
+    deferred_ = o.deferred_;
+    n_ = o.n_;
+    std::copy_n(o.steps_, n_, steps_);
+  }
+
+  static void append_step(std::string& out, const Member* member, std::size_t index) {
+    if (member) {
+      pointer_append(out, member->input_key());
+    } else {
+      pointer_append(out, index);
+    }
+  }
+
+  std::string text_;  // the pointer, when not deferred
+  std::string_view base_;
+  bool deferred_ = false;
+  std::uint8_t n_ = 0;
+  std::uintptr_t steps_[k_steps];  // the first n_ are set
+};
+
+}  // namespace sandgate::model
