@@ -31,6 +31,11 @@ def check(
     in the inputs: problems are diagnostics of the returned :class:`Result`. The GIL is released
     while the engine runs.
     """
+    if defaults is None and overrides is None and placement is None:
+        # The common case (a plain dict, inputs loaded once) in one native call; None otherwise.
+        fast = _sandgate.check_plain(sandbox, policy, runners, org, client)
+        if fast is not None:
+            return Result(fast)
     raw = _sandgate.check(
         _inputs.layer(sandbox, "sandbox"),
         None if defaults is None else _inputs.layer(defaults, "defaults"),
@@ -46,7 +51,8 @@ def check(
 
 def validate_policy(doc: Policy | InputValue) -> Result:
     """Every problem of a runner policy at once (SPEC §4)."""
-    return Result(_inputs.policy(doc).result())
+    fast = _sandgate.validate_plain(doc)  # a plain dict in one native call; None otherwise
+    return Result(fast if fast is not None else _inputs.policy(doc).result())
 
 
 def normalize_resources(value: Mapping[str, Any] | DataclassInstance | None, client: Client = "python") -> Result:

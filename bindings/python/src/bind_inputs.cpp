@@ -122,6 +122,66 @@ CheckResult check(InputDocument& sandbox, InputDocument* defaults, InputDocument
   return CheckResult(engine.check(Request::compile(std::move(layers), options)));
 }
 
+// The top-level value types of a layer that need none of sandgate._inputs' rules for SDK
+// dataclasses (its _PLAIN_TYPES): exact types, as there.
+bool plain_value_type(PyObject* v) {
+  PyTypeObject* t = Py_TYPE(v);
+  return t == &PyDict_Type || t == &PyList_Type || t == &PyTuple_Type || t == &PyUnicode_Type || t == &PyLong_Type ||
+         t == &PyFloat_Type || t == &PyBool_Type || v == Py_None || t == &PyBytes_Type;
+}
+
+bool plain_layer(py::handle value) {
+  if (!PyDict_CheckExact(value.ptr())) return false;
+  Py_ssize_t pos = 0;
+  PyObject* key = nullptr;
+  PyObject* item = nullptr;
+  while (PyDict_Next(value.ptr(), &pos, &key, &item)) {
+    if (!plain_value_type(item)) return false;
+  }
+  return true;
+}
+
+// A Policy, Runners or Org loaded once: the `_raw` it holds (sandgate._policy), or null when `value`
+// is anything else (which the general path then reads, or refuses with the right TypeError).
+template <typename T>
+bool loaded_arg(py::handle value, const T*& out) {
+  out = nullptr;
+  if (value.is_none()) return true;
+  if (PyDict_Check(value.ptr()) || PyUnicode_Check(value.ptr())) return false;
+  PyObject* raw = PyObject_GetAttrString(value.ptr(), "_raw");
+  if (!raw) {
+    PyErr_Clear();
+    return false;
+  }
+  py::object held = py::reinterpret_steal<py::object>(raw);
+  if (!py::isinstance<T>(held)) return false;
+  out = held.cast<const T*>();  // owned by `value`, which the caller holds for the call
+  return true;
+}
+
+// sandgate.check's common case in one native call: a plain dict for the sandbox, no defaults,
+// overrides or placement, and policy, runners and org each None or loaded once. The general path
+// made five calls into the extension and two Python objects per check (a tenth of a small check).
+// Anything else answers None, and sandgate.check takes the general path.
+py::object check_plain(py::handle sandbox, py::handle policy, py::handle runners, py::handle org, py::handle client) {
+  const LoadedPolicy* p = nullptr;
+  const LoadedRunners* r = nullptr;
+  const LoadedOrg* o = nullptr;
+  if (!PyUnicode_Check(client.ptr()) || !plain_layer(sandbox) || !loaded_arg(policy, p) || !loaded_arg(runners, r) ||
+      !loaded_arg(org, o)) {
+    return py::none();
+  }
+  InputDocument layer = document_from_value(sandbox, "sandbox", "", "");
+  return py::cast(check(layer, nullptr, nullptr, p, r, o, client.cast<std::string>(), ""));
+}
+
+// validate_policy's common case: a plain dict, read as _inputs.policy reads one; None otherwise.
+py::object validate_plain(py::handle value) {
+  if (!PyDict_CheckExact(value.ptr())) return py::none();
+  LoadedPolicy loaded = loaded_from_value<Policy>(value, "policy", "", &PolicyLoad::policy);
+  return py::cast(result_of(std::move(loaded.diagnostics)));
+}
+
 CheckResult normalize(py::handle value, const std::string& client) {
   CheckOptions options = options_of(client, "");
   Converted c = to_node(value, "sandbox", "/resources");
@@ -240,6 +300,11 @@ void bind_inputs(py::module_& m) {
       py::arg("runners").none(true), py::arg("org").none(true), py::arg("client") = "python",
       py::arg("placement") = "");
   m.def("normalize_resources", &normalize, py::arg("value"), py::arg("client") = "python");
+  m.def("check_plain", &check_plain, py::arg("sandbox"), py::arg("policy").none(true), py::arg("runners").none(true),
+        py::arg("org").none(true), py::arg("client"),
+        "check() for a plain dict sandbox and loaded (or no) policy, runners and org; None for any other arguments.");
+  m.def("validate_plain", &validate_plain, py::arg("value"),
+        "validate_policy() of a plain dict; None for any other value.");
 }
 
 }  // namespace sandgate::python

@@ -1,0 +1,124 @@
+"""The one-call paths of check() and validate_policy() (issue 12: a plain dict with inputs loaded
+once goes to the extension in one call, _sandgate.check_plain / validate_plain) answer exactly as
+the general path does, on every conformance case that decodes to Python values, and step aside
+(None) for every argument they do not take."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+import sandgate
+from sandgate import _inputs, _sandgate
+from test_conformance import CASES, Case, as_values
+
+
+def _general_check(sandbox: Any, policy: Any, runners: Any, org: Any, client: str) -> _sandgate.CheckResult:
+    return _sandgate.check(
+        _inputs.layer(sandbox, "sandbox"),
+        None,
+        None,
+        None if policy is None else _inputs.policy(policy),
+        None if runners is None else _inputs.runners(runners),
+        None if org is None else _inputs.org(org),
+        client,
+        "",
+    )
+
+
+def _one_call_cases() -> list[tuple[Case, dict[str, Any]]]:
+    out = []
+    for case in CASES:
+        values = as_values(case)
+        if isinstance(values, str):
+            continue
+        options = case.spec.get("options") if isinstance(case.spec.get("options"), dict) else {}
+        if case.kind == "check" and ("defaults" in values or "overrides" in values or options.get("placement")):
+            continue  # the general path's arguments
+        out.append((case, values))
+    return out
+
+
+ONE_CALL = _one_call_cases()
+
+
+def test_most_cases_can_take_the_one_call_path() -> None:
+    assert sum(1 for c, _ in ONE_CALL if c.kind == "check") > 200
+    assert sum(1 for c, _ in ONE_CALL if c.kind == "policy") > 100
+
+
+@pytest.mark.parametrize("case,values", ONE_CALL, ids=[f"{c.file}::{c.name}" for c, _ in ONE_CALL])
+def test_the_one_call_path_answers_as_the_general_path(case: Case, values: dict[str, Any]) -> None:
+    if case.kind == "policy":
+        fast = _sandgate.validate_plain(values["policy"]) if type(values["policy"]) is dict else None
+        if fast is None:
+            pytest.skip("the policy is not a plain dict")
+        slow = _inputs.policy(sandgate.Policy.from_dict(values["policy"])).result()
+        assert fast.to_json(True) == slow.to_json(True)
+        return
+    options = case.spec.get("options") if isinstance(case.spec.get("options"), dict) else {}
+    client = options.get("client", "python")
+    sandbox = values.get("sandbox", {})
+    policy = None if "policy" not in values else sandgate.Policy.from_dict(values["policy"])
+    runners = None if "runners" not in values else sandgate.Runners.from_dict(values["runners"])
+    org = None if "org" not in values else sandgate.Org.from_dict(values["org"])
+    fast = _sandgate.check_plain(sandbox, policy, runners, org, client)
+    slow = _general_check(sandbox, policy, runners, org, client)
+    if fast is None:
+        # Only a sandbox that is not a plain dict (or holds a non-plain value) steps aside here.
+        assert type(sandbox) is not dict or any(
+            type(v) not in (dict, list, tuple, str, int, float, bool, type(None), bytes) for v in sandbox.values()
+        )
+        return
+    assert fast.to_json(True) == slow.to_json(True)
+    assert [d.code for d in sandgate.check(sandbox, policy=policy, runners=runners, org=org, client=client).diagnostics] == [
+        d[1] for d in slow.diagnostics
+    ]
+
+
+@dataclasses.dataclass
+class _Options:
+    cpu: str = "1"
+
+
+class _NotAPolicy:
+    _raw = "not a LoadedPolicy"
+
+
+POLICY = sandgate.Policy.from_dict({})
+RUNNERS = sandgate.Runners.from_dict({"runners": []})
+
+
+@pytest.mark.parametrize(
+    "sandbox,policy,runners,org,client",
+    [
+        ("container_image: python:3.12\n", None, None, None, "python"),  # text
+        (b"{}", None, None, None, "python"),  # bytes
+        ({"resources": _Options()}, None, None, None, "python"),  # a dataclass value: _inputs' rules
+        ({}, {}, None, None, "python"),  # a policy as a dict: loaded by the general path
+        ({}, "policy.yaml", None, None, "python"),  # a path
+        ({}, RUNNERS, None, None, "python"),  # the wrong kind: the general path raises
+        ({}, _NotAPolicy(), None, None, "python"),
+        ({}, POLICY, POLICY, None, "python"),
+        ({}, None, None, None, 3),  # not a str: the general path raises
+    ],
+)
+def test_the_one_call_path_steps_aside_for_anything_else(sandbox: Any, policy: Any, runners: Any, org: Any, client: Any) -> None:
+    assert _sandgate.check_plain(sandbox, policy, runners, org, client) is None
+
+
+def test_validate_plain_steps_aside_for_anything_but_a_dict() -> None:
+    for value in ("{}", b"{}", [], None, POLICY, _Options()):
+        assert _sandgate.validate_plain(value) is None
+
+
+def test_the_public_functions_still_raise_what_the_general_path_raises() -> None:
+    with pytest.raises(TypeError):
+        sandgate.check({}, policy=RUNNERS)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        sandgate.check({}, policy=POLICY, client="java")  # type: ignore[arg-type]
+    assert sandgate.check({}, policy=POLICY).ok
+    assert sandgate.validate_policy({}).ok
+    assert not sandgate.validate_policy({"constraints": {"resources": {"max_cpu": "lots"}}}).ok
