@@ -148,7 +148,10 @@ bool loaded_arg(py::handle value, const T*& out) {
   out = nullptr;
   if (value.is_none()) return true;
   if (PyDict_Check(value.ptr()) || PyUnicode_Check(value.ptr())) return false;
-  PyObject* raw = PyObject_GetAttrString(value.ptr(), "_raw");
+  // Interned once (and deliberately leaked, like every name the interpreter interns): the C-string
+  // form made a new str for every lookup, a third of what three lookups a call cost.
+  static PyObject* const raw_name = PyUnicode_InternFromString("_raw");
+  PyObject* raw = raw_name ? PyObject_GetAttr(value.ptr(), raw_name) : nullptr;
   if (!raw) {
     PyErr_Clear();
     return false;
