@@ -8,6 +8,8 @@
 #include <cstring>
 #include <iterator>
 #include <limits>
+#include <memory>
+#include <unordered_set>
 
 #include "util/rapidjson.h"
 
@@ -93,6 +95,7 @@ class ValueBuilder {
     Node node;
     std::size_t first = 0;
     std::string key;
+    std::unique_ptr<std::unordered_set<std::string>> keys;  // past k_linear keys only: most objects never need one
   };
 
   std::size_t max_depth_;
@@ -121,12 +124,22 @@ class ValueBuilder {
     return find_invalid_utf8(s, is_nul) == std::string_view::npos;
   }
 
-  bool duplicate(std::string_view key) const {
-    const Frame& f = stack_.back();
-    for (std::size_t i = f.first; i < members_.size(); ++i) {
-      if (members_[i].key == key) return true;
+  // A linear scan for small objects; a set past that, or an object of thousands of members (a big
+  // annotations map) costs quadratic time.
+  bool duplicate(std::string_view key) {
+    constexpr std::size_t k_linear = 16;
+    Frame& f = stack_.back();
+    if (members_.size() - f.first < k_linear) {
+      for (std::size_t i = f.first; i < members_.size(); ++i) {
+        if (members_[i].key == key) return true;
+      }
+      return false;
     }
-    return false;
+    if (!f.keys) {
+      f.keys = std::make_unique<std::unordered_set<std::string>>();
+      for (std::size_t i = f.first; i < members_.size(); ++i) f.keys->insert(members_[i].key);
+    }
+    return !f.keys->emplace(key).second;
   }
 
   Node* scalar() {
