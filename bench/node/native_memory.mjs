@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { V8_FLAGS } from '../../bindings/node/test/fixtures/native-growth-flags.mjs';
 
 const fixture = fileURLToPath(new URL('../../bindings/node/test/fixtures/native-growth.mjs', import.meta.url));
 const args = process.argv.slice(2);
@@ -25,7 +26,7 @@ for (const c of cases) {
   // Objects that own native memory (a Policy) are freed by finalizers that Node runs from the
   // event loop: their loops let it turn every 1,000 calls, as a program does between requests.
   const mode = /^Policy\./.test(c) ? ['yield'] : [];
-  const run = spawnSync(process.execPath, ['--expose-gc', fixture, c, String(calls), ...mode], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [...V8_FLAGS, fixture, c, String(calls), ...mode], { encoding: 'utf8' });
   if (run.status !== 0) {
     console.log(`${pad(c, 36)} failed: ${run.stderr.trim().split('\n').pop()}`);
     continue;

@@ -10,6 +10,8 @@ const fs = require('node:fs');
 const { Stream } = require('node:stream');
 const { fileURLToPath } = require('node:url');
 const native = require('./lib/native');
+const { isExternal } = require('node:util').types;
+const { plainJson } = require('./lib/plain_json');
 const { classes, errorFor, throwIfErrors, QuantityError } = require('./lib/errors');
 
 const CLIENTS = new Set(['python', 'typescript']);
@@ -46,78 +48,123 @@ const LAZY = Object.create(null);
 for (const name of LAZY_FIELDS) LAZY[name] = true;
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
+// Deferred fields (src/result_head.h): when the sandbox went by the fast input path (the JSON text
+// of a plain value, lib/plain_json.js) and every other input is unchanging (`unchanging` below),
+// the addon hands over only the head of the result — `ok`, the
+// diagnostics and the small fields — with 0 in place of `resolved` and `provenance`, whose making
+// (the resolved request, its provenance) was a third of a call. The first read of either, or of
+// the object as a whole, calls `redo`: the same native call without the deferral, from the same
+// strings (immutable: mutating the input object afterwards changes nothing), whose whole result
+// fills them. A sandbox given as text keeps the eager result, as before: a value JSON cannot carry
+// (.nan in YAML) then still comes as the plain object the addon builds. Nothing native is kept meanwhile (a handle per result would be freed only by a
+// finalizer after an event-loop turn: a synchronous loop of checks would pile them up).
+const DEFERRED = ['resolved', 'provenance'];
+
 // util.inspect looks at a Proxy's target without its traps: until the target is filled, it carries
-// this hook, which fills it (through the Proxy, `this`) and lets inspect show the target as it would
-// any plain object (returning `this` tells inspect to go on with the target).
+// this hook, which fills it (through the Proxy, `this`: its ownKeys trap fills every field) and
+// lets inspect show the target as it would any plain object (returning `this` tells inspect to go
+// on with the target).
 function inspectResult() {
-  void this.diagnostics;
+  Reflect.ownKeys(this);
   return this;
 }
 
 class LazyResult {
-  constructor(text) {
+  constructor(text, redo) {
     this.text = text;
+    this.redo = redo; // null, or () => the whole result (text or object) for the deferred fields
   }
 
+  // The head: every field, the deferred ones as placeholders (or the whole result, when nothing is).
   fill(target) {
     const text = this.text;
     if (text === null) return;
     this.text = null;
-    delete target[INSPECT]; // the last member added: the target keeps its fast shape
     const data = JSON.parse(text);
     for (const key of Object.keys(data)) if (key !== 'ok') target[key] = data[key];
+    if (data.resolved !== 0) this.redo = null; // the addon wrote the whole result
+    if (this.redo === null) this.done(target);
+  }
+
+  fillDeferred(target) {
+    this.fill(target);
+    const redo = this.redo;
+    if (redo === null) return;
+    this.redo = null;
+    const raw = redo();
+    const data = typeof raw === 'string' ? JSON.parse(raw) : raw;
+    for (const key of DEFERRED) target[key] = data[key]; // assigned in place: the order stays
+    this.done(target);
+  }
+
+  done(target) {
+    delete target[INSPECT]; // the last member added: the target keeps its fast shape
     finish(target);
   }
 
   get(target, key) {
-    if (this.text !== null) {
-      if (LAZY[key] === true) this.fill(target);
-      else if (key === 'raiseForErrors') return raiseForErrors;
-      else if (key === INSPECT) return undefined;
+    if (this.text !== null || this.redo !== null) {
+      if (LAZY[key] === true) {
+        if (key === 'resolved' || key === 'provenance') this.fillDeferred(target);
+        else this.fill(target);
+      } else if (key === 'raiseForErrors') {
+        return raiseForErrors;
+      } else if (key === INSPECT) {
+        return undefined;
+      }
     }
     return target[key];
   }
 
   has(target, key) {
-    if (key !== 'ok') this.fill(target);
+    if (key !== 'ok') this.fillDeferred(target);
     return Reflect.has(target, key);
   }
 
   set(target, key, value) {
-    this.fill(target);
+    this.fillDeferred(target);
     return Reflect.set(target, key, value);
   }
 
   ownKeys(target) {
-    this.fill(target);
+    this.fillDeferred(target);
     return Reflect.ownKeys(target);
   }
 
   getOwnPropertyDescriptor(target, key) {
-    this.fill(target);
+    this.fillDeferred(target);
     return Reflect.getOwnPropertyDescriptor(target, key);
   }
 
   defineProperty(target, key, descriptor) {
-    this.fill(target);
+    this.fillDeferred(target);
     return Reflect.defineProperty(target, key, descriptor);
   }
 
   deleteProperty(target, key) {
-    this.fill(target);
+    this.fillDeferred(target);
     return Reflect.deleteProperty(target, key);
   }
 
   preventExtensions(target) {
-    this.fill(target);
+    this.fillDeferred(target);
     return Reflect.preventExtensions(target);
   }
 }
 
 // A native call's result: JSON text (`{"ok":true…` or `{"ok":false…`) made lazy, or an object.
-function result(raw) {
+// `redo`, for a head (see "Deferred fields"): the call again, answering the whole result.
+function result(raw, redo = null) {
   if (typeof raw !== 'string') return finish(raw);
-  return new Proxy({ ok: raw.charCodeAt(6) === 116, [INSPECT]: inspectResult }, new LazyResult(raw));
+  return new Proxy({ ok: raw.charCodeAt(6) === 116, [INSPECT]: inspectResult }, new LazyResult(raw, redo));
+}
+
+// An input that a later call reads as it was: absent, text (a string), the JSON text of a value,
+// a Policy's handle, or a file's bytes read here (`fileTexts`; no caller holds them).
+const fileTexts = new WeakSet();
+function unchanging(value, json) {
+  return value === undefined || value === null || typeof value === 'string' || json !== undefined ||
+    isExternal(value) || fileTexts.has(value);
 }
 
 // Options are checked here, not in C++: a misspelt option is a programming error (TypeError),
@@ -199,7 +246,7 @@ function wrongKind(value, label) {
 function documentInput(value, label, policyOk = false) {
   if (value === undefined || value === null) return value;
   const t = typeof value;
-  if (t === 'string') return strIsPath(value) ? native.fileText(readPath(value, label), value) : value;
+  if (t === 'string') return strIsPath(value) ? fileText(readPath(value, label), value) : value;
   if (t !== 'object' && t !== 'function') return value;
   let kind;
   try {
@@ -215,10 +262,16 @@ function documentInput(value, label, policyOk = false) {
   }
   if (kind === 'file') {
     const path = fileURLToPath(value);
-    return native.fileText(readPath(path, label), path);
+    return fileText(readPath(path, label), path);
   }
   if (kind) throw kind;
   return value;
+}
+
+function fileText(bytes, path) {
+  const text = native.fileText(bytes, path);
+  fileTexts.add(text);
+  return text;
 }
 
 let policyHandle; // (Policy) → native handle; set inside the class, so the field stays private
@@ -297,8 +350,17 @@ class Checker {
 
   /** What the server and the SDK would do with one request (SPEC §7). */
   check(sandbox, { defaults, overrides } = {}) {
-    return result(native.check(this.#context, documentInput(sandbox, 'sandbox'), documentInput(defaults, 'defaults'),
-      documentInput(overrides, 'overrides')));
+    const context = this.#context;
+    const s = documentInput(sandbox, 'sandbox');
+    const d = documentInput(defaults, 'defaults');
+    const o = documentInput(overrides, 'overrides');
+    const sj = plainJson(s);
+    const dj = plainJson(d);
+    const oj = plainJson(o);
+    if (sj === undefined || !(unchanging(d, dj) && unchanging(o, oj))) {
+      return result(native.check(context, s, d, o, sj, dj, oj, false));
+    }
+    return result(native.check(context, s, d, o, sj, dj, oj, true), () => native.check(context, s, d, o, sj, dj, oj, false));
   }
 
   /**
@@ -309,12 +371,13 @@ class Checker {
     if (!Array.isArray(items)) throw new TypeError('checkMany expects an array');
     defaults = documentInput(defaults, 'defaults');
     overrides = documentInput(overrides, 'overrides');
+    const shared = [plainJson(defaults), plainJson(overrides)];
     const out = new Array(items.length);
     const pending = [];
     for (let start = 0; start < items.length; start += BATCH) {
       const batch = [];
       const end = Math.min(start + BATCH, items.length);
-      for (let i = start; i < end; i++) batch.push(this.#item(items[i], defaults, overrides, i));
+      for (let i = start; i < end; i++) batch.push(this.#item(items[i], defaults, overrides, shared, i));
       pending.push(native.checkBatch(batch).then((results) => {
         for (let k = 0; k < results.length; k++) out[start + k] = result(results[k]);
       }));
@@ -326,10 +389,12 @@ class Checker {
     return out;
   }
 
-  #item(item, defaults, overrides, index) {
+  // [context, sandbox, defaults, overrides, and their JSON texts (lib/plain_json.js)] for checkBatch.
+  #item(item, defaults, overrides, [defaultsJson, overridesJson], index) {
     // A string item is a record's text (a JSON Lines line), as in Python's check_many, never a path.
     if (!isCheckItem(item)) {
-      return [this.#context, typeof item === 'string' ? item : documentInput(item, `checkMany item ${index}`), defaults, overrides];
+      const sandbox = typeof item === 'string' ? item : documentInput(item, `checkMany item ${index}`);
+      return [this.#context, sandbox, defaults, overrides, plainJson(sandbox), defaultsJson, overridesJson];
     }
     for (const key of Object.keys(item)) {
       if (!ITEM_KEYS.has(key)) throw new TypeError(`checkMany item ${index}: unknown key "${key}"`);
@@ -340,8 +405,10 @@ class Checker {
       context = makeContext(own);
     }
     const sandbox = typeof item.sandbox === 'string' ? item.sandbox : documentInput(item.sandbox, `checkMany item ${index}: sandbox`);
-    return [context, sandbox, documentInput(item.defaults, `checkMany item ${index}: defaults`) ?? defaults,
-      documentInput(item.overrides, `checkMany item ${index}: overrides`) ?? overrides];
+    const ownDefaults = documentInput(item.defaults, `checkMany item ${index}: defaults`);
+    const ownOverrides = documentInput(item.overrides, `checkMany item ${index}: overrides`);
+    return [context, sandbox, ownDefaults ?? defaults, ownOverrides ?? overrides, plainJson(sandbox),
+      ownDefaults == null ? defaultsJson : plainJson(ownDefaults), ownOverrides == null ? overridesJson : plainJson(ownOverrides)];
   }
 }
 
@@ -375,9 +442,27 @@ function check(sandbox, options = {}) {
   // What `new Checker(…).check(…)` answers, without a context handle per call: the native side
   // builds the context on its stack (a handle is freed only by a finalizer after a GC and an event
   // loop turn, so a synchronous loop of check() calls grew without bound).
-  const [policy, runners, org] = contextInputs(o);
-  return result(native.checkOnce(policy, runners, org, o.client, o.placement, documentInput(sandbox, 'sandbox'),
-    documentInput(o.defaults, 'defaults'), documentInput(o.overrides, 'overrides')));
+  // Every input that is a plain value goes as its JSON text (lib/plain_json.js); when all of them
+  // are then unchanging, the result's deferred fields come from the same call again.
+  const policy = documentInput(o.policy, 'policy', true);
+  const runners = documentInput(o.runners, 'runners');
+  const org = documentInput(o.org, 'org');
+  const s = documentInput(sandbox, 'sandbox');
+  const d = documentInput(o.defaults, 'defaults');
+  const ov = documentInput(o.overrides, 'overrides');
+  const pj = plainJson(policy);
+  const rj = plainJson(runners);
+  const oj = plainJson(org);
+  const sj = plainJson(s);
+  const dj = plainJson(d);
+  const ovj = plainJson(ov);
+  const { client, placement } = o;
+  if (sj === undefined || !(unchanging(policy, pj) && unchanging(runners, rj) && unchanging(org, oj) &&
+    unchanging(d, dj) && unchanging(ov, ovj))) {
+    return result(native.checkOnce(policy, runners, org, client, placement, s, d, ov, pj, rj, oj, sj, dj, ovj, false));
+  }
+  return result(native.checkOnce(policy, runners, org, client, placement, s, d, ov, pj, rj, oj, sj, dj, ovj, true),
+    () => native.checkOnce(policy, runners, org, client, placement, s, d, ov, pj, rj, oj, sj, dj, ovj, false));
 }
 
 /** Checks many sandbox requests on a worker thread; resolves to one result per item, in order. */
@@ -432,7 +517,8 @@ async function diffPolicies(oldPolicy, newPolicy, records, options = {}) {
 
 /** Validates a policy (text, a JS value, or a Policy): `{ok, diagnostics}`. */
 function validatePolicy(doc) {
-  return result(native.validatePolicy(documentInput(doc, 'policy', true), ''));
+  const input = documentInput(doc, 'policy', true);
+  return result(native.validatePolicy(input, '', plainJson(input)));
 }
 
 /** N-RES alone (SPEC §5.2): the requests/limits/gpu an SDK would send for a `resources` value. */

@@ -7,6 +7,7 @@
 #include "inputs.h"
 #include "js_to_node.h"
 #include "node_to_js.h"
+#include "result_head.h"
 #include "result_json.h"
 #include "sandgate/sandgate.h"
 
@@ -67,11 +68,12 @@ Napi::Value policy_info(const Napi::CallbackInfo& info) {
   return o;
 }
 
-// validatePolicy(textOrObjectOrHandle, file) → {ok, diagnostics}, as JSON text (result_json.h)
+// validatePolicy(textOrObjectOrHandle, file, json) → {ok, diagnostics}, as JSON text (result_json.h);
+// `json`: the object's JSON text, when index.js made it (value_text.h).
 Napi::Value validate_policy_js(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   std::shared_ptr<PolicyInput> p = unwrap_policy(info[0]);
-  if (!p) p = load_policy(env, info[0], string_arg(info, 1, "", "file"), false);
+  if (!p) p = load_policy(env, info[0], string_arg(info, 1, "", "file"), false, sandgate::Format::auto_detect, info[2]);
   return result_to_js_or_text(env, sandgate::Result::from_diagnostics(p->diagnostics));
 }
 
@@ -83,31 +85,58 @@ Napi::Value make_context_js(const Napi::CallbackInfo& info) {
   return wrap_context(env, std::move(ctx));
 }
 
-// check(context, sandbox, defaults, overrides) → the result as JSON text, or as an object when
-// JSON cannot carry it (result_json.h); index.js wraps either.
+// The request layers of a check: info[at], info[at + 1], info[at + 2] are the sandbox, defaults and
+// overrides as JS passes them, info[json_at …] their JSON texts where index.js made them
+// (value_text.h), else undefined. `json_refused` is set when the core refused one of the texts.
+sandgate::Request::OwnedLayers layers_arg(const Napi::CallbackInfo& info, std::size_t at, std::size_t json_at,
+                                          bool& json_refused) {
+  Napi::Env env = info.Env();
+  sandgate::Request::OwnedLayers layers;
+  layers.sandbox = load_layer(env, info[at], "sandbox", info[json_at], &json_refused);
+  if (!info[at + 1].IsUndefined() && !info[at + 1].IsNull()) {
+    layers.defaults = load_layer(env, info[at + 1], "defaults", info[json_at + 1], &json_refused);
+  }
+  if (!info[at + 2].IsUndefined() && !info[at + 2].IsNull()) {
+    layers.overrides = load_layer(env, info[at + 2], "overrides", info[json_at + 2], &json_refused);
+  }
+  return layers;
+}
+
+// A check's answer: with `lazy` (index.js keeps what it needs to check again: every input was
+// text or the JSON text of a value, which strings hold immutably) and no JSON text refused, the
+// head (result_head.h), whose deferred fields index.js fills from the same call without `lazy`;
+// otherwise the whole result, as JSON text or as an object (result_json.h).
+Napi::Value answer(Napi::Env env, const sandgate::Result& r, bool lazy) {
+  std::string head;
+  if (lazy && results_as_text() && result_head_json(r, head)) return Napi::String::New(env, head.data(), head.size());
+  return result_to_js_or_text(env, r);
+}
+
+// check(context, sandbox, defaults, overrides, sandboxJson, defaultsJson, overridesJson, lazy) →
+// the result as JSON text (whole, or its head when lazy), or as an object when JSON cannot carry it
+// (result_json.h); index.js wraps either.
 Napi::Value check_js(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto ctx = unwrap_context(env, info[0]);
-  sandgate::Request::OwnedLayers layers;
-  layers.sandbox = load_layer(env, info[1], "sandbox");
-  if (!info[2].IsUndefined() && !info[2].IsNull()) layers.defaults = load_layer(env, info[2], "defaults");
-  if (!info[3].IsUndefined() && !info[3].IsNull()) layers.overrides = load_layer(env, info[3], "overrides");
-  return result_to_js_or_text(env, ctx->run(std::move(layers)));
+  bool refused = false;
+  sandgate::Result r = ctx->run(layers_arg(info, 1, 4, refused));
+  return answer(env, r, info[7].ToBoolean().Value() && !refused);
 }
 
-// checkOnce(policy, runners, org, client, placement, sandbox, defaults, overrides) → as check: the
-// free function check(). The context lives on this call's stack, never in an External: an External
+// checkOnce(policy, runners, org, client, placement, sandbox, defaults, overrides, policyJson,
+// runnersJson, orgJson, sandboxJson, defaultsJson, overridesJson, lazy) → as check: the free
+// function check(). The context lives on this call's stack, never in an External: an External
 // per call is freed only by its finalizer, which Node runs from the event loop after a GC, so a
-// synchronous loop of check() calls piled up every context (issue 12, item 7).
+// synchronous loop of check() calls piled up every context (issue 12, item 7). A lazy result
+// checks again from the same inputs (index.js keeps them) rather than keep this context.
 Napi::Value check_once_js(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  std::shared_ptr<const CheckContext> ctx = make_context(
-      env, info[0], info[1], info[2], string_arg(info, 3, "typescript", "client"), string_arg(info, 4, "", "placement"));
-  sandgate::Request::OwnedLayers layers;
-  layers.sandbox = load_layer(env, info[5], "sandbox");
-  if (!info[6].IsUndefined() && !info[6].IsNull()) layers.defaults = load_layer(env, info[6], "defaults");
-  if (!info[7].IsUndefined() && !info[7].IsNull()) layers.overrides = load_layer(env, info[7], "overrides");
-  return result_to_js_or_text(env, ctx->run(std::move(layers)));
+  bool refused = false;
+  std::shared_ptr<const CheckContext> ctx =
+      make_context(env, info[0], info[1], info[2], string_arg(info, 3, "typescript", "client"),
+                   string_arg(info, 4, "", "placement"), ContextJson{info[8], info[9], info[10]}, &refused);
+  sandgate::Result r = ctx->run(layers_arg(info, 5, 11, refused));
+  return answer(env, r, info[14].ToBoolean().Value() && !refused);
 }
 
 // normalizeResources(value, client) → result with resolved {requests, limits, gpu}

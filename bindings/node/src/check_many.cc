@@ -67,14 +67,16 @@ class CheckWorker : public Napi::AsyncWorker {
   Napi::Promise::Deferred deferred_;
 };
 
-std::optional<sandgate::Document> optional_layer(Napi::Env env, Napi::Value v, const char* input) {
+std::optional<sandgate::Document> optional_layer(Napi::Env env, Napi::Value v, const char* input, Napi::Value json) {
   if (v.IsUndefined() || v.IsNull()) return std::nullopt;
-  return load_layer(env, v, input);
+  return load_layer(env, v, input, json);
 }
 
 }  // namespace
 
-// checkBatch(items: Array<[context, sandbox, defaults?, overrides?]>) → Promise<Result[]>
+// checkBatch(items: Array<[context, sandbox, defaults?, overrides?, sandboxJson?, defaultsJson?,
+// overridesJson?]>) → Promise<Result[]>; the *Json are the layers' JSON texts where index.js made
+// them (value_text.h). Results are whole: the check already ran on a worker.
 Napi::Value check_batch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (!info[0].IsArray()) throw Napi::TypeError::New(env, "checkBatch expects an array of items");
@@ -86,9 +88,9 @@ Napi::Value check_batch(const Napi::CallbackInfo& info) {
     Napi::Array item = items.Get(i).As<Napi::Array>();
     Job j;
     j.context = unwrap_context(env, item.Get(0u));
-    j.sandbox = load_layer(env, item.Get(1u), "sandbox");
-    j.defaults = optional_layer(env, item.Get(2u), "defaults");
-    j.overrides = optional_layer(env, item.Get(3u), "overrides");
+    j.sandbox = load_layer(env, item.Get(1u), "sandbox", item.Get(4u));
+    j.defaults = optional_layer(env, item.Get(2u), "defaults", item.Get(5u));
+    j.overrides = optional_layer(env, item.Get(3u), "overrides", item.Get(6u));
     jobs.push_back(std::move(j));
   }
   auto* worker = new CheckWorker(env, std::move(jobs));  // deletes itself after OnOK / OnError

@@ -1,6 +1,7 @@
 #include "inputs.h"
 
 #include "js_to_node.h"
+#include "value_text.h"
 
 namespace sandgate_node {
 namespace {
@@ -24,12 +25,22 @@ bool absent(const Napi::Value& v) { return v.IsUndefined() || v.IsNull(); }
 // diagnostic's source then reads the same from both bindings).
 std::string text_label(const char* input) { return std::string("<") + input + ">"; }
 
-// Loads one input of kind T: text goes to the core's loader, a JS value through js_to_node.
+// Loads one input of kind T: text goes to the core's loader, a JS value through js_to_node, or,
+// when `json` is its JSON text (value_text.h) and the core accepts it, through that text.
 // `parse` and `build` return the core's *Load struct; `get` takes the compiled value out of it.
 template <typename T, typename Parse, typename Build, typename Get>
-Compiled<T> load_input(Napi::Env env, Napi::Value v, const char* input, const std::string& file, bool as_tree,
-                       Format format, Parse parse, Build build, Get get) {
+Compiled<T> load_input(Napi::Env env, Napi::Value v, Napi::Value json, const char* input, const std::string& file,
+                       bool as_tree, Format format, Parse parse, Build build, Get get) {
   Compiled<T> out;
+  if (!json.IsEmpty() && !json.IsUndefined()) {
+    if (std::optional<sandgate::Node> root = value_from_json(json)) {
+      auto load = build(std::move(*root), file);
+      out.value = get(load);
+      out.diagnostics = std::move(load.diagnostics);
+      return out;
+    }
+    out.json_refused = true;
+  }
   std::string text;
   std::string path = file;
   if (!as_tree && js_text(env, v, text, &path)) {
@@ -50,21 +61,21 @@ Compiled<T> load_input(Napi::Env env, Napi::Value v, const char* input, const st
 }
 
 template <typename T>
-Compiled<T> load_named(Napi::Env env, Napi::Value v, const char* input);
+Compiled<T> load_named(Napi::Env env, Napi::Value v, Napi::Value json, const char* input);
 
 template <>
-Compiled<sandgate::Runners> load_named(Napi::Env env, Napi::Value v, const char* input) {
+Compiled<sandgate::Runners> load_named(Napi::Env env, Napi::Value v, Napi::Value json, const char* input) {
   return load_input<sandgate::Runners>(
-      env, v, input, "", false, Format::auto_detect,
+      env, v, json, input, "", false, Format::auto_detect,
       [](const std::string& t, Format f, const std::string& file) { return sandgate::Runners::parse(t, f, file); },
       [](sandgate::Node n, const std::string& file) { return sandgate::Runners::from_node(std::move(n), file); },
       [](sandgate::RunnersLoad& l) { return l.runners; });
 }
 
 template <>
-Compiled<sandgate::Org> load_named(Napi::Env env, Napi::Value v, const char* input) {
+Compiled<sandgate::Org> load_named(Napi::Env env, Napi::Value v, Napi::Value json, const char* input) {
   return load_input<sandgate::Org>(
-      env, v, input, "", false, Format::auto_detect,
+      env, v, json, input, "", false, Format::auto_detect,
       [](const std::string& t, Format f, const std::string& file) { return sandgate::Org::parse(t, f, file); },
       [](sandgate::Node n, const std::string& file) { return sandgate::Org::from_node(std::move(n), file); },
       [](sandgate::OrgLoad& l) { return l.org; });
@@ -72,7 +83,8 @@ Compiled<sandgate::Org> load_named(Napi::Env env, Napi::Value v, const char* inp
 
 // What a context keeps from one compiled input: the value, or its errors when it is broken.
 template <typename T>
-std::shared_ptr<const T> take(const Compiled<T>& c, CheckContext& ctx) {
+std::shared_ptr<const T> take(const Compiled<T>& c, CheckContext& ctx, bool* json_refused) {
+  if (c.json_refused && json_refused) *json_refused = true;
   if (!c.value) {
     append_errors(ctx.load_errors, c.diagnostics);
     return nullptr;
@@ -100,15 +112,15 @@ std::shared_ptr<T> unwrap(Napi::Value v, const napi_type_tag* tag) {
 }  // namespace
 
 Compiled<sandgate::Runners> load_runners(Napi::Env env, Napi::Value v) {
-  return load_named<sandgate::Runners>(env, v, "runners");
+  return load_named<sandgate::Runners>(env, v, Napi::Value(), "runners");
 }
 
-Compiled<sandgate::Org> load_org(Napi::Env env, Napi::Value v) { return load_named<sandgate::Org>(env, v, "org"); }
+Compiled<sandgate::Org> load_org(Napi::Env env, Napi::Value v) { return load_named<sandgate::Org>(env, v, Napi::Value(), "org"); }
 
 std::shared_ptr<PolicyInput> load_policy(Napi::Env env, Napi::Value v, const std::string& file, bool as_tree,
-                                         Format format) {
+                                         Format format, Napi::Value json) {
   auto p = std::make_shared<PolicyInput>(load_input<sandgate::Policy>(
-      env, v, "policy", file, as_tree, format,
+      env, v, json, "policy", file, as_tree, format,
       [](const std::string& t, Format f, const std::string& name) { return sandgate::Policy::parse(t, f, name); },
       [](sandgate::Node n, const std::string& name) { return sandgate::Policy::from_node(std::move(n), name); },
       [](sandgate::PolicyLoad& l) { return l.policy; }));
@@ -123,7 +135,11 @@ sandgate::Result CheckContext::run(sandgate::Request::OwnedLayers layers) const 
   return r;
 }
 
-sandgate::Document load_layer(Napi::Env env, Napi::Value v, const char* input) {
+sandgate::Document load_layer(Napi::Env env, Napi::Value v, const char* input, Napi::Value json, bool* json_refused) {
+  if (!json.IsEmpty() && !json.IsUndefined()) {
+    if (std::optional<sandgate::Node> root = value_from_json(json)) return sandgate::document_from_node(std::move(*root), input);
+    if (json_refused) *json_refused = true;
+  }
   std::string text;
   std::string file;
   if (js_text(env, v, text, &file)) {
@@ -152,18 +168,19 @@ std::shared_ptr<const CheckContext> unwrap_context(Napi::Env env, Napi::Value v)
 
 std::shared_ptr<const CheckContext> make_context(Napi::Env env, Napi::Value policy, Napi::Value runners,
                                                  Napi::Value org, const std::string& client,
-                                                 const std::string& placement) {
+                                                 const std::string& placement, const ContextJson& json,
+                                                 bool* json_refused) {
   auto ctx = std::make_shared<CheckContext>();
   std::shared_ptr<const sandgate::Policy> p;
   std::shared_ptr<const sandgate::Runners> r;
   std::shared_ptr<const sandgate::Org> o;
   if (!absent(policy)) {
     std::shared_ptr<PolicyInput> in = unwrap_policy(policy);
-    if (!in) in = load_policy(env, policy, "", false);
-    p = take(*in, *ctx);
+    if (!in) in = load_policy(env, policy, "", false, Format::auto_detect, json.policy);
+    p = take(*in, *ctx, json_refused);
   }
-  if (!absent(runners)) r = take(load_named<sandgate::Runners>(env, runners, "runners"), *ctx);
-  if (!absent(org)) o = take(load_named<sandgate::Org>(env, org, "org"), *ctx);
+  if (!absent(runners)) r = take(load_named<sandgate::Runners>(env, runners, json.runners, "runners"), *ctx, json_refused);
+  if (!absent(org)) o = take(load_named<sandgate::Org>(env, org, json.org, "org"), *ctx, json_refused);
   ctx->engine = sandgate::Engine(std::move(p), std::move(r), std::move(o));
   ctx->options.client = client;
   ctx->options.placement = placement;

@@ -20,13 +20,16 @@ struct Compiled {
   std::shared_ptr<const T> value;
   sandgate::Diagnostics diagnostics;  // everything loading said, conversion problems first
   sandgate::Diagnostics conversion;   // the JS-conversion problems alone (the core never saw them)
+  bool json_refused = false;          // its JSON text was given (value_text.h) but refused: the value was walked
 };
 using PolicyInput = Compiled<sandgate::Policy>;
 
 // Loads a policy from text (string or bytes, read as `format`; unless `as_tree`) or from a JS
-// value. `file` only labels diagnostics.
+// value, or from `json`, the JSON text of that value (value_text.h), when the core accepts it.
+// `file` only labels diagnostics.
 std::shared_ptr<PolicyInput> load_policy(Napi::Env env, Napi::Value v, const std::string& file, bool as_tree,
-                                         sandgate::Format format = sandgate::Format::auto_detect);
+                                         sandgate::Format format = sandgate::Format::auto_detect,
+                                         Napi::Value json = Napi::Value());
 
 // Runners and org from text or a JS value (a broken one has a null `value`).
 Compiled<sandgate::Runners> load_runners(Napi::Env env, Napi::Value v);
@@ -43,8 +46,11 @@ struct CheckContext {
   sandgate::Result run(sandgate::Request::OwnedLayers layers) const;
 };
 
-// A request layer (sandbox, defaults, overrides) from text or from a JS value.
-sandgate::Document load_layer(Napi::Env env, Napi::Value v, const char* input);
+// A request layer (sandbox, defaults, overrides) from text or from a JS value, or from `json`, the
+// JSON text of that value (value_text.h); `json_refused` is set when the core refused that text
+// and the value was walked instead.
+sandgate::Document load_layer(Napi::Env env, Napi::Value v, const char* input, Napi::Value json = Napi::Value(),
+                              bool* json_refused = nullptr);
 
 // Type-tagged Externals holding shared pointers.
 Napi::Value wrap_policy(Napi::Env env, std::shared_ptr<PolicyInput> p);
@@ -52,9 +58,16 @@ std::shared_ptr<PolicyInput> unwrap_policy(Napi::Value v);  // null when `v` is 
 Napi::Value wrap_context(Napi::Env env, std::shared_ptr<const CheckContext> c);
 std::shared_ptr<const CheckContext> unwrap_context(Napi::Env env, Napi::Value v);  // throws TypeError
 
-// Builds a context from (policy, runners, org, client, placement) as JS passes them.
+// The JSON texts of the context's inputs that index.js gave (value_text.h); empty: none.
+struct ContextJson {
+  Napi::Value policy, runners, org;
+};
+
+// Builds a context from (policy, runners, org, client, placement) as JS passes them, reading an
+// input from its JSON text where `json` has one (`json_refused` as for load_layer).
 std::shared_ptr<const CheckContext> make_context(Napi::Env env, Napi::Value policy, Napi::Value runners,
                                                  Napi::Value org, const std::string& client,
-                                                 const std::string& placement);
+                                                 const std::string& placement, const ContextJson& json = {},
+                                                 bool* json_refused = nullptr);
 
 }  // namespace sandgate_node

@@ -16,6 +16,7 @@ import sandgate, { Checker, check, checkMany, Policy, validatePolicy } from 'san
 
 const require = createRequire(import.meta.url);
 const native = require('../lib/native.js');
+const { plainJson } = require('../lib/plain_json.js');
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 
 // `fn` run with results as text (lazy) and as objects (built by the addon).
@@ -192,4 +193,92 @@ test('checkMany and validatePolicy results are the same lazy objects', async () 
   assert.equal(types.isProxy(v), true);
   assert.equal(v.ok, false);
   assert.deepEqual(Object.keys(v), ['ok', 'diagnostics']);
+});
+
+// Deferred fields (index.js, "Deferred fields"): a check whose sandbox went by the fast input path
+// hands over the head of its result; `resolved` and `provenance` come from the same call again on
+// first read.
+const decodeCase = (t) => {
+  if (typeof t !== 'string') return undefined;
+  const docs = YAML.parseAllDocuments(t, { version: '1.1' });
+  if (docs.length !== 1 || docs[0].errors.length) return t;
+  const v = docs[0].toJS({ maxAliasCount: -1 });
+  return v !== null && typeof v === 'object' ? v : t;
+};
+
+test('every conformance case from values: a result filled in either order is the object the addon builds', () => {
+  let deferred = 0;
+  for (const file of yamlFiles(join(repo, 'tests/conformance'))) {
+    if (file.includes('/diff/') || file.includes('/policy/')) continue;
+    const doc = YAML.parse(readFileSync(file, 'utf8'), { version: '1.1' });
+    for (const c of doc.cases ?? []) {
+      const options = c.options && typeof c.options === 'object' ? c.options : {};
+      const sandbox = decodeCase(c.sandbox) ?? {};
+      const run = () => check(sandbox, {
+        policy: decodeCase(c.policy), runners: decodeCase(c.runners), org: decodeCase(c.org), defaults: decodeCase(c.defaults),
+        overrides: decodeCase(c.overrides), client: options.client === undefined ? 'python' : String(options.client),
+        placement: options.placement === undefined ? undefined : String(options.placement),
+      });
+      const what = `${file} :: ${c.name}`;
+      const { lazy, eager } = both(run);
+      // The small fields first, then the deferred ones (assertSame reads the whole object).
+      const small = { diagnostics: lazy.diagnostics, gpu: lazy.gpu, slurm: lazy.slurm, runner: lazy.runner };
+      assertSame(lazy, eager, what);
+      for (const [k, v] of Object.entries(small)) assert.equal(lazy[k], v, `${what}: ${k} kept its identity`);
+      // The deferred ones first.
+      const other = run();
+      assert.deepStrictEqual(other.resolved, eager.resolved, what);
+      assert.deepStrictEqual(other.provenance, eager.provenance, what);
+      assertSame(other, eager, `${what} (deferred first)`);
+      deferred += types.isProxy(lazy) && plainJson(sandbox) !== undefined;
+    }
+  }
+  assert.ok(deferred > 300, `only ${deferred} results were deferred`);
+});
+
+test('a lazy result calls the addon again only when a deferred field is read', () => {
+  const checker = new Checker();
+  const sandbox = { containerImage: 'x:1', resources: { gpu: { count: 1, type: 'H100' } } };
+  for (const [name, fn, entry] of [['Checker.check', () => checker.check(sandbox), 'check'], ['check', () => check(sandbox), 'checkOnce']]) {
+    const calls = [];
+    const original = native[entry];
+    native[entry] = (...args) => {
+      calls.push(args[args.length - 1]);
+      return original(...args);
+    };
+    try {
+      const r = fn();
+      assert.deepEqual(calls, [true], `${name}: one call, deferring`);
+      void r.ok, r.diagnostics, r.gpu, r.runtime_class, r.qos_class, r.placement_mode, r.runner, r.slurm;
+      assert.equal(r.raiseForErrors(), r);
+      assert.deepEqual(calls, [true], `${name}: the small fields need no second call`);
+      assert.equal(typeof r.resolved, 'object');
+      assert.deepEqual(calls, [true, false], `${name}: resolved asks for the whole result once`);
+      void r.provenance, JSON.stringify(r);
+      assert.deepEqual(calls, [true, false], `${name}: and only once`);
+      // Through inspect, which sees the target without the traps.
+      calls.length = 0;
+      const shown = inspect(fn(), { depth: 9 });
+      assert.deepEqual(calls, [true, false]);
+      assert.match(shown, /resolved: \{/);
+    } finally {
+      native[entry] = original;
+    }
+  }
+});
+
+test('changing the input after check() does not change what resolved says', () => {
+  const checker = new Checker();
+  const sandbox = { containerImage: 'x:1', resources: { requests: { cpu: '1', memory: '1Gi' } }, annotations: { team: 'a' } };
+  const expected = JSON.parse(JSON.stringify(checker.check(sandbox)));
+  for (const r of [checker.check(sandbox), check(sandbox)]) {
+    const before = r.diagnostics;
+    sandbox.resources.requests.cpu = '7';
+    sandbox.annotations.team = 'b';
+    sandbox.containerImage = 'other:2';
+    assert.deepEqual(r.resolved, expected.resolved);
+    assert.deepEqual(JSON.parse(JSON.stringify(r)), expected);
+    assert.equal(r.diagnostics, before);
+    Object.assign(sandbox, { containerImage: 'x:1', resources: { requests: { cpu: '1', memory: '1Gi' } }, annotations: { team: 'a' } });
+  }
 });

@@ -8,13 +8,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { V8_FLAGS } from './fixtures/native-growth-flags.mjs';
 
 const script = fileURLToPath(new URL('./fixtures/native-growth.mjs', import.meta.url));
 const calls = Number(process.env.SANDGATE_LEAK_CALLS || 45000);
 const BOUND = 100; // bytes per call
 
 function growth(name, n = calls, ...mode) {
-  const run = spawnSync(process.execPath, ['--expose-gc', script, name, String(n), ...mode], { encoding: 'utf8', timeout: 120_000 });
+  const run = spawnSync(process.execPath, [...V8_FLAGS, script, name, String(n), ...mode], { encoding: 'utf8', timeout: 120_000 });
   assert.equal(run.status, 0, run.stderr);
   return JSON.parse(run.stdout.trim().split('\n').pop());
 }
