@@ -36,6 +36,9 @@ std::string node_to_json(const Node& node, bool pretty = false);
 std::string diagnostic_to_json(const Diagnostic& d);
 // The SPEC §7 object for a check result (or {ok, diagnostics} for a validation).
 std::string result_to_json(const Result& r, bool pretty = true);
+// The same, compact, with `resolved` and `provenance` written as 0 and not built: the head of a
+// result whose output a binding builds only when it is read (the Node binding's lazy results).
+std::string result_head_to_json(const Result& r);
 // The codes table: as JSON (an array of rows) or as the Markdown of docs/codes.md.
 std::string codes_to_json();
 std::string codes_to_markdown();

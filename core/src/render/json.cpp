@@ -21,6 +21,14 @@ std::string result_to_json(const Result& r, bool pretty) {
   });
 }
 
+std::string result_head_to_json(const Result& r) {
+  return write_json(false, [&](auto& w) {
+    w.StartObject();
+    render::write_result_members(w, r, true);
+    w.EndObject();
+  });
+}
+
 std::string render_json(const std::vector<Report>& reports) {
   bool ok = true;
   for (const auto& r : reports) ok = ok && r.result.ok();

@@ -328,16 +328,25 @@ struct ResultJson {
   }
 };
 
+// Whether a result field is built from the resolved request (Result::output()): what a binding
+// may defer until it is read (result_head_to_json).
+constexpr bool is_output_field(std::string_view name) { return name == "resolved" || name == "provenance"; }
+
 // The members of the SPEC §7 object, without the surrounding braces (so callers can add theirs).
 // A result that was not checked (a layer could not be read) has only `ok` and `diagnostics`.
+// `defer_output`: the output fields are written as 0, in their places, and not built.
 template <typename W>
-void write_result_members(W& w, const Result& r) {
+void write_result_members(W& w, const Result& r, bool defer_output = false) {
   ResultJson<W> f{w, r};
   const bool checked = r.checked();
 #define SG_RESULT_FIELD(name, ts, py, doc)                                                     \
   if (checked || std::string_view(#name) == "ok" || std::string_view(#name) == "diagnostics") { \
     w.Key(#name);                                                                              \
-    f.name();                                                                                  \
+    if (defer_output && is_output_field(#name)) {                                              \
+      w.Int(0);                                                                                \
+    } else {                                                                                   \
+      f.name();                                                                                \
+    }                                                                                          \
   }
 #include "sandgate/result_shape.def"
 }
