@@ -9,6 +9,7 @@
 
 #include "render/json_writer.h"
 #include "util/json_writers.h"
+#include "sandgate/sandgate.h"
 
 namespace {
 
@@ -133,6 +134,37 @@ TEST(JsonWriters, find_what_needs_an_escape_in_any_lane) {
       std::string fine(n, ' ');
       fine[at] = '\x7F';
       EXPECT_TRUE(sandgate::json_detail::needs_no_escape(fine.data(), fine.size())) << n << " " << at;
+    }
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// The head of a result (what the Node binding hands over before `resolved` is read) is the whole
+// result with the output fields, and only they, written as 0 in their places.
+TEST(ResultHead, is_the_result_with_resolved_and_provenance_as_zero) {
+  using namespace sandgate;
+  auto policy = Policy::parse("constraints:\n  resources:\n    max_cpu: \"2\"\n", Format::yaml, "p.yaml").policy;
+  for (std::string_view sandbox : {"resources: {cpu: \"4\", memory: 1Gi}\n", "container_image: python:3.12\n"}) {
+    Document doc = load_document(sandbox, Format::yaml, "s.yaml", "sandbox");
+    Result r = Engine(policy).check(doc, nullptr, nullptr, CheckOptions{});
+    rapidjson::Document head, full;
+    head.Parse(result_head_to_json(r).c_str());
+    full.Parse(result_to_json(r, false).c_str());
+    ASSERT_TRUE(head.IsObject() && full.IsObject());
+    ASSERT_EQ(head.MemberCount(), full.MemberCount());
+    auto h = head.MemberBegin();
+    for (auto f = full.MemberBegin(); f != full.MemberEnd(); ++f, ++h) {
+      std::string name = f->name.GetString();
+      EXPECT_EQ(name, h->name.GetString());
+      if (name == "resolved" || name == "provenance") {
+        EXPECT_TRUE(h->value.IsInt() && h->value.GetInt() == 0) << name;
+        EXPECT_TRUE(f->value.IsObject() && f->value.MemberCount() > 0) << name;
+      } else {
+        EXPECT_TRUE(h->value == f->value) << name;
+      }
     }
   }
 }
