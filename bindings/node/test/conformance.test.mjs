@@ -16,6 +16,7 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { yamlFiles } from './fixtures/yaml-files.mjs';
+import { safeIntegers } from './fixtures/safe-integers.mjs';
 import { check, codes, Policy, validatePolicy } from 'sandgate';
 
 const root = fileURLToPath(new URL('../../../tests/conformance/', import.meta.url));
@@ -116,17 +117,6 @@ const VALUE_CODES = new Set(['SG_DOC_TOO_DEEP', 'SG_DOC_TOO_MANY_NODES', 'SG_INT
 const TEXT_ONLY_CODES = new Set(codes().filter((r) => r.rule.startsWith('L-') && !VALUE_CODES.has(r.code)).map((r) => r.code));
 const withoutTimestamps = (tags) => tags.filter((t) => t.tag !== 'tag:yaml.org,2002:timestamp');
 
-// Integers as a JS program has them: numbers, BigInt only past the safe range.
-function safeIntegers(v) {
-  if (typeof v === 'bigint') return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
-  if (Array.isArray(v)) return v.map(safeIntegers);
-  if (v !== null && typeof v === 'object') {
-    const out = {};
-    for (const [k, x] of Object.entries(v)) out[k] = safeIntegers(x);
-    return out;
-  }
-  return v;
-}
 
 // Cases whose text the `yaml` package decodes to other values than the C++ loader (and PyYAML) read,
 // or where the converter answers differently from the text loader: from text only, each with why.

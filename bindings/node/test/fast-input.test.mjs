@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { yamlFiles } from './fixtures/yaml-files.mjs';
+import { safeIntegers } from './fixtures/safe-integers.mjs';
 import { check, Checker } from 'sandgate';
 
 const require = createRequire(import.meta.url);
@@ -23,17 +24,6 @@ const show = (v) => JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? `${x}n`
 const text = (raw) => (typeof raw === 'string' ? raw : show(raw));
 const object = (raw) => (typeof raw === 'string' ? JSON.parse(raw) : raw);
 
-// Integers as a JS program has them: numbers, BigInt only past the safe range (as conformance.test.mjs).
-function safeIntegers(v) {
-  if (typeof v === 'bigint') return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
-  if (Array.isArray(v)) return v.map(safeIntegers);
-  if (v !== null && typeof v === 'object') {
-    const out = {};
-    for (const [k, x] of Object.entries(v)) out[k] = safeIntegers(x);
-    return out;
-  }
-  return v;
-}
 
 function decode(yamlText) {
   if (typeof yamlText !== 'string') return undefined;

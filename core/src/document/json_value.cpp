@@ -13,6 +13,8 @@
 
 #include "util/rapidjson.h"
 
+#include "document/node_stacks.h"
+
 namespace sandgate {
 namespace {
 
@@ -158,15 +160,7 @@ class ValueBuilder {
   bool close() {
     Frame& f = stack_.back();
     Node node = std::move(f.node);
-    if (node.is_array()) {
-      node.items.reserve(items_.size() - f.first);
-      std::move(items_.begin() + static_cast<std::ptrdiff_t>(f.first), items_.end(), std::back_inserter(node.items));
-      items_.resize(f.first);
-    } else {
-      node.members.reserve(members_.size() - f.first);
-      std::move(members_.begin() + static_cast<std::ptrdiff_t>(f.first), members_.end(), std::back_inserter(node.members));
-      members_.resize(f.first);
-    }
+    detail::take_children(node, items_, members_, f.first);
     stack_.pop_back();
     slot() = std::move(node);
     return true;
