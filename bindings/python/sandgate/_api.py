@@ -36,7 +36,21 @@ def check(
         fast = _sandgate.check_plain(sandbox, policy, runners, org, client)
         if fast is not None:
             return Result(fast)
-    raw = _sandgate.check(
+    return Result(_check_general(sandbox, policy, defaults, overrides, runners, org, client, placement))
+
+
+def _check_general(
+    sandbox: object,
+    policy: object,
+    defaults: object,
+    overrides: object,
+    runners: object,
+    org: object,
+    client: str,
+    placement: str | None,
+) -> _sandgate.CheckResult:
+    """check() for every kind of input: each loaded by sandgate._inputs, then one native check."""
+    return _sandgate.check(
         _inputs.layer(sandbox, "sandbox"),
         None if defaults is None else _inputs.layer(defaults, "defaults"),
         None if overrides is None else _inputs.layer(overrides, "overrides"),
@@ -46,7 +60,6 @@ def check(
         client,
         placement or "",
     )
-    return Result(raw)
 
 
 def validate_policy(doc: Policy | InputValue) -> Result:

@@ -122,25 +122,6 @@ CheckResult check(InputDocument& sandbox, InputDocument* defaults, InputDocument
   return CheckResult(engine.check(Request::compile(std::move(layers), options)));
 }
 
-// The top-level value types of a layer that need none of sandgate._inputs' rules for SDK
-// dataclasses (its _PLAIN_TYPES): exact types, as there.
-bool plain_value_type(PyObject* v) {
-  PyTypeObject* t = Py_TYPE(v);
-  return t == &PyDict_Type || t == &PyList_Type || t == &PyTuple_Type || t == &PyUnicode_Type || t == &PyLong_Type ||
-         t == &PyFloat_Type || t == &PyBool_Type || v == Py_None || t == &PyBytes_Type;
-}
-
-bool plain_layer(py::handle value) {
-  if (!PyDict_CheckExact(value.ptr())) return false;
-  Py_ssize_t pos = 0;
-  PyObject* key = nullptr;
-  PyObject* item = nullptr;
-  while (PyDict_Next(value.ptr(), &pos, &key, &item)) {
-    if (!plain_value_type(item)) return false;
-  }
-  return true;
-}
-
 // A Policy, Runners or Org loaded once: the `_raw` it holds (sandgate._policy), or null when `value`
 // is anything else (which the general path then reads, or refuses with the right TypeError).
 template <typename T>
@@ -170,7 +151,7 @@ py::object check_plain(py::handle sandbox, py::handle policy, py::handle runners
   const LoadedPolicy* p = nullptr;
   const LoadedRunners* r = nullptr;
   const LoadedOrg* o = nullptr;
-  if (!PyUnicode_Check(client.ptr()) || !plain_layer(sandbox) || !loaded_arg(policy, p) || !loaded_arg(runners, r) ||
+  if (!PyUnicode_Check(client.ptr()) || !plain_layer(sandbox.ptr()) || !loaded_arg(policy, p) || !loaded_arg(runners, r) ||
       !loaded_arg(org, o)) {
     return py::none();
   }

@@ -25,17 +25,6 @@ namespace {
 
 constexpr std::size_t k_convert_batch = 64;  // Python values converted per hold of the GIL
 
-// A plain dict none of whose values is a dataclass instance: what check() reads as it is.
-bool plain_layer(PyObject* v) {
-  if (!PyDict_CheckExact(v)) return false;
-  PyObject *key, *value;
-  Py_ssize_t pos = 0;
-  while (PyDict_Next(v, &pos, &key, &value)) {
-    if (is_dataclass_instance(value)) return false;
-  }
-  return true;
-}
-
 // Whether a record needs sandgate._inputs.record (SDK-style values: dataclasses, option objects)
 // before conversion; plain dicts, by far the most common, are converted as they are.
 bool needs_prepare(PyObject* item) {

@@ -482,4 +482,14 @@ Converted to_node(py::handle value, const std::string& input, const std::string&
   return c.run(value, base_path);
 }
 
+bool plain_layer(PyObject* v) {
+  if (!PyDict_CheckExact(v)) return false;
+  PyObject *key, *value;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(v, &pos, &key, &value)) {
+    if (is_dataclass_instance(value)) return false;
+  }
+  return true;
+}
+
 }  // namespace sandgate::python

@@ -30,4 +30,8 @@ Converted to_node(pybind11::handle value, const std::string& input, const std::s
 // it for every value of every record).
 bool is_dataclass_instance(PyObject* o);
 
+// A plain dict none of whose values is a dataclass instance: a layer sandgate._inputs.layer would
+// hand to the converter as it is (its rules for the SDK's option classes change nothing here).
+bool plain_layer(PyObject* v);
+
 }  // namespace sandgate::python
