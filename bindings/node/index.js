@@ -56,8 +56,9 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 // the object as a whole, calls `redo`: the same native call without the deferral, from the same
 // strings (immutable: mutating the input object afterwards changes nothing), whose whole result
 // fills them. A sandbox given as text keeps the eager result, as before: a value JSON cannot carry
-// (.nan in YAML) then still comes as the plain object the addon builds. Nothing native is kept meanwhile (a handle per result would be freed only by a
-// finalizer after an event-loop turn: a synchronous loop of checks would pile them up).
+// (.nan in YAML) then still comes as the plain object the addon builds. Nothing native is kept
+// meanwhile (a handle per result would be freed only by a finalizer after an event-loop turn: a
+// synchronous loop of checks would pile them up).
 const DEFERRED = ['resolved', 'provenance'];
 
 // util.inspect looks at a Proxy's target without its traps: until the target is filled, it carries
@@ -157,6 +158,13 @@ class LazyResult {
 function result(raw, redo = null) {
   if (typeof raw !== 'string') return finish(raw);
   return new Proxy({ ok: raw.charCodeAt(6) === 116, [INSPECT]: inspectResult }, new LazyResult(raw, redo));
+}
+
+// A check's result through `call(lazy)`: when the call can be made again with the same answer
+// (`deferrable`), its head now and the deferred fields from the call again when first read;
+// otherwise the whole result at once.
+function answer(deferrable, call) {
+  return deferrable ? result(call(true), () => call(false)) : result(call(false));
 }
 
 // An input that a later call reads as it was: absent, text (a string), the JSON text of a value,
@@ -357,10 +365,8 @@ class Checker {
     const sj = plainJson(s);
     const dj = plainJson(d);
     const oj = plainJson(o);
-    if (sj === undefined || !(unchanging(d, dj) && unchanging(o, oj))) {
-      return result(native.check(context, s, d, o, sj, dj, oj, false));
-    }
-    return result(native.check(context, s, d, o, sj, dj, oj, true), () => native.check(context, s, d, o, sj, dj, oj, false));
+    return answer(sj !== undefined && unchanging(d, dj) && unchanging(o, oj),
+      (lazy) => native.check(context, s, d, o, sj, dj, oj, lazy));
   }
 
   /**
@@ -457,12 +463,10 @@ function check(sandbox, options = {}) {
   const dj = plainJson(d);
   const ovj = plainJson(ov);
   const { client, placement } = o;
-  if (sj === undefined || !(unchanging(policy, pj) && unchanging(runners, rj) && unchanging(org, oj) &&
-    unchanging(d, dj) && unchanging(ov, ovj))) {
-    return result(native.checkOnce(policy, runners, org, client, placement, s, d, ov, pj, rj, oj, sj, dj, ovj, false));
-  }
-  return result(native.checkOnce(policy, runners, org, client, placement, s, d, ov, pj, rj, oj, sj, dj, ovj, true),
-    () => native.checkOnce(policy, runners, org, client, placement, s, d, ov, pj, rj, oj, sj, dj, ovj, false));
+  const deferrable = sj !== undefined && unchanging(policy, pj) && unchanging(runners, rj) && unchanging(org, oj) &&
+    unchanging(d, dj) && unchanging(ov, ovj);
+  return answer(deferrable,
+    (lazy) => native.checkOnce(policy, runners, org, client, placement, s, d, ov, pj, rj, oj, sj, dj, ovj, lazy));
 }
 
 /** Checks many sandbox requests on a worker thread; resolves to one result per item, in order. */
