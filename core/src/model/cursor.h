@@ -54,42 +54,23 @@ struct Cursor {
   explicit operator bool() const { return node != nullptr; }
   Mark mark() const { return node && node->mark.known() ? node->mark : (member ? member->key_mark : Mark{}); }
 
+  // One named result each (NRVO): an absent value's cursor is returned as it was made, not moved.
   Cursor operator[](std::string_view key) const {
     Cursor c;
-    if (!node || !node->is_object()) return c;
-    const Member* m = node->find_member(key);
-    if (!m) return c;
-    c.node = &m->value;
-    c.member = m;
-    c.base = base;
-    c.layer = layer;
-    c.model_owned = model_owned;
-    c.steps = steps;
-    c.steps.push_back({m, 0});
+    const Member* m = node && node->is_object() ? node->find_member(key) : nullptr;
+    if (m) step_into(c, &m->value, m, {m, 0});
     return c;
   }
   // The cursor of one of this object's members, found by reference: iterating a map and looking
   // each key up again by name would be quadratic.
   Cursor member_of(const Member& m) const {
     Cursor c;
-    c.node = &m.value;
-    c.member = &m;
-    c.base = base;
-    c.layer = layer;
-    c.model_owned = model_owned;
-    c.steps = steps;
-    c.steps.push_back({&m, 0});
+    step_into(c, &m.value, &m, {&m, 0});
     return c;
   }
   Cursor at(std::size_t i) const {
     Cursor c;
-    if (!node || !node->is_array() || i >= node->items.size()) return c;
-    c.node = &node->items[i];
-    c.base = base;
-    c.layer = layer;
-    c.model_owned = model_owned;
-    c.steps = steps;
-    c.steps.push_back({nullptr, i});
+    if (node && node->is_array() && i < node->items.size()) step_into(c, &node->items[i], nullptr, {nullptr, i});
     return c;
   }
   std::size_t size() const { return node && node->is_array() ? node->items.size() : 0; }
@@ -109,6 +90,18 @@ struct Cursor {
       if (item.is_string()) out.push_back(item.text);
     }
     return out;
+  }
+
+ private:
+  // Makes `c` this cursor one step further, on `n` (from `base`, as this cursor started).
+  void step_into(Cursor& c, const Node* n, const Member* m, Step step) const {
+    c.node = n;
+    c.member = m;
+    c.base = base;
+    c.layer = layer;
+    c.model_owned = model_owned;
+    c.steps = steps;
+    c.steps.push_back(step);
   }
 };
 

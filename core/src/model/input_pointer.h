@@ -25,57 +25,47 @@ class InputPointer {
   static constexpr std::size_t k_steps = 6;
 
   InputPointer() = default;
-  // Copies only the steps in use: origins are many and mostly not deferred, or shallow.
-  InputPointer(const InputPointer& o) : text_(o.text_), base_(o.base_), deferred_(o.deferred_), n_(o.n_) {
-    std::copy_n(o.steps_, n_, steps_);
-  }
-  InputPointer(InputPointer&& o) noexcept
-      : text_(std::move(o.text_)), base_(o.base_), deferred_(o.deferred_), n_(o.n_) {
-    std::copy_n(o.steps_, n_, steps_);
-  }
+  InputPointer(std::string text) : text_(std::move(text)) {}  // NOLINT: text converts implicitly
+  InputPointer(const char* text) : text_(text) {}              // NOLINT
+  // Copies only the steps in use: origins are many, and mostly written or shallow.
+  InputPointer(const InputPointer& o) : text_(o.text_) { copy_walk(o); }
+  InputPointer(InputPointer&& o) noexcept : text_(std::move(o.text_)) { copy_walk(o); }
   InputPointer& operator=(const InputPointer& o) {
     if (this != &o) {
       text_ = o.text_;
-      assign_deferred(o);
+      copy_walk(o);
     }
     return *this;
   }
   InputPointer& operator=(InputPointer&& o) noexcept {
     text_ = std::move(o.text_);
-    assign_deferred(o);
+    copy_walk(o);
     return *this;
   }
   ~InputPointer() = default;
-  InputPointer(std::string text) : text_(std::move(text)) {}  // NOLINT: text converts implicitly
-  InputPointer(const char* text) : text_(text) {}              // NOLINT
 
   // A deferred pointer: `base`, then each step a member (its key as the input spelled it) or, for
   // a null member, an array index. `Step` is any type with `member` and `index` (Cursor::Step).
+  // A walk deeper than k_steps is written at once.
   template <typename Step>
   static InputPointer deferred(std::string_view base, const Step* steps, std::size_t n) {
     InputPointer p;
     if (n > k_steps) {
       p.text_ = std::string(base);
-      for (std::size_t i = 0; i < n; ++i) p.append_step(p.text_, steps[i].member, steps[i].index);
+      for (std::size_t i = 0; i < n; ++i) append(p.text_, encode(steps[i].member, steps[i].index));
       return p;
     }
-    p.deferred_ = true;
     p.base_ = base;
     p.n_ = static_cast<std::uint8_t>(n);
     for (std::size_t i = 0; i < n; ++i) p.steps_[i] = encode(steps[i].member, steps[i].index);
     return p;
   }
 
+  // A written pointer has no walk, a deferred one no text (an empty walk from "" is "" either way).
   std::string str() const {
-    if (!deferred_) return text_;
+    if (base_.empty() && n_ == 0) return text_;
     std::string out(base_);
-    for (std::size_t i = 0; i < n_; ++i) {
-      if (steps_[i] & 1) {
-        append_step(out, nullptr, static_cast<std::size_t>(steps_[i] >> 1));
-      } else {
-        append_step(out, reinterpret_cast<const Member*>(steps_[i]), 0);
-      }
-    }
+    for (std::size_t i = 0; i < n_; ++i) append(out, steps_[i]);
     return out;
   }
   operator std::string() const { return str(); }  // NOLINT: reads as the text it stands for
@@ -83,37 +73,32 @@ class InputPointer {
   // The text of a pointer that is not deferred (a merged field's, which cursors start from).
   std::string_view written() const { return text_; }
 
-  bool empty() const { return deferred_ ? base_.empty() && n_ == 0 : text_.empty(); }
+  bool empty() const { return text_.empty() && base_.empty() && n_ == 0; }
 
   friend bool operator==(const InputPointer& a, const InputPointer& b) { return a.str() == b.str(); }
-  friend bool operator==(const InputPointer& a, std::string_view b) { return a.str() == b; }
 
  private:
   // A member by its address (aligned: the low bit is 0), an index as (index << 1) | 1.
   static std::uintptr_t encode(const Member* member, std::size_t index) {
     return member ? reinterpret_cast<std::uintptr_t>(member) : (static_cast<std::uintptr_t>(index) << 1) | 1u;
   }
-
-  void assign_deferred(const InputPointer& o) {
+  static void append(std::string& out, std::uintptr_t step) {
+    if (step & 1) {
+      pointer_append(out, static_cast<std::size_t>(step >> 1));
+    } else {
+      pointer_append(out, reinterpret_cast<const Member*>(step)->input_key());
+    }
+  }
+  void copy_walk(const InputPointer& o) {
     base_ = o.base_;
-    deferred_ = o.deferred_;
     n_ = o.n_;
     std::copy_n(o.steps_, n_, steps_);
   }
 
-  static void append_step(std::string& out, const Member* member, std::size_t index) {
-    if (member) {
-      pointer_append(out, member->input_key());
-    } else {
-      pointer_append(out, index);
-    }
-  }
-
-  std::string text_;  // the pointer, when not deferred
-  std::string_view base_;
-  bool deferred_ = false;
-  std::uint8_t n_ = 0;
-  std::uintptr_t steps_[k_steps];  // the first n_ are set
+  std::string text_;       // the pointer, when written
+  std::string_view base_;  // the walk, when deferred: where it starts,
+  std::uint8_t n_ = 0;     // how many steps it takes,
+  std::uintptr_t steps_[k_steps];  // and the steps (the first n_ are set)
 };
 
 }  // namespace sandgate::model
