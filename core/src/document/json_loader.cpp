@@ -246,10 +246,7 @@ class JsonBuilder {
   bool close() {
     last_end_ = stream_.Tell();
     // Only the node leaves the frame: the rest of it (key, key set) is dropped where it is.
-    Frame& f = stack_.back();
-    Node node = std::move(f.node);
-    detail::take_children(node, items_, members_, f.first);
-    stack_.pop_back();
+    Node node = detail::close_top(stack_, items_, members_);
     slot() = std::move(node);
     return true;
   }

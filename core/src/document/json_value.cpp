@@ -158,10 +158,7 @@ class ValueBuilder {
   }
 
   bool close() {
-    Frame& f = stack_.back();
-    Node node = std::move(f.node);
-    detail::take_children(node, items_, members_, f.first);
-    stack_.pop_back();
+    Node node = detail::close_top(stack_, items_, members_);
     slot() = std::move(node);
     return true;
   }

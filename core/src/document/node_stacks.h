@@ -25,4 +25,14 @@ inline void take_children(Node& node, std::vector<Node>& items, std::vector<Memb
   }
 }
 
+// Closes the innermost open container (a frame with `node` and `first`): pops it off `stack` and
+// returns its node with its children moved in.
+template <typename Frame>
+Node close_top(std::vector<Frame>& stack, std::vector<Node>& items, std::vector<Member>& members) {
+  Node node = std::move(stack.back().node);
+  take_children(node, items, members, stack.back().first);
+  stack.pop_back();
+  return node;
+}
+
 }  // namespace sandgate::detail
