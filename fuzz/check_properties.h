@@ -1,6 +1,7 @@
 // The properties of Engine::check, shared by fuzz_sandbox and fuzz_check.
 #pragma once
 
+#include <cmath>
 #include <initializer_list>
 #include <optional>
 #include <set>
@@ -41,14 +42,16 @@ inline bool strip_policy_values(Node& n, const std::string& path, const std::set
   return !(had_children && n.items.empty() && n.members.empty());
 }
 
-// No integer JSON cannot carry back (see renders_faithfully).
-inline bool renders_faithfully_integers(const Node& n) {
-  if (!integer_fits_json(n)) return false;
+// No number JSON cannot carry back (see renders_faithfully): an integer past the double range, or
+// a float that is not finite (`timeout_seconds: .nan` resolves to NaN, which JSON writes as null,
+// and a null timeout is one not given).
+inline bool renders_faithfully_numbers(const Node& n) {
+  if (!integer_fits_json(n) || (n.kind == NodeKind::number && !std::isfinite(n.number))) return false;
   for (const auto& item : n.items) {
-    if (!renders_faithfully_integers(item)) return false;
+    if (!renders_faithfully_numbers(item)) return false;
   }
   for (const auto& m : n.members) {
-    if (!renders_faithfully_integers(m.value)) return false;
+    if (!renders_faithfully_numbers(m.value)) return false;
   }
   return true;
 }
@@ -198,9 +201,9 @@ inline void check_request(std::initializer_list<const CheckContext*> contexts, s
       }
     }
     // Narrowed too: an integer past the double range (a 1,300-digit timeout, valid from YAML) is
-    // written exactly, but RapidJSON cannot read it back (SG_INTEGER_RANGE): the JSON loader's
-    // known limit, as for the JSON-form property (renders_faithfully).
-    if (first.ok() && !policy_filled_container_resources && renders_faithfully_integers(first.resolved())) {
+    // written exactly, but RapidJSON cannot read it back (SG_INTEGER_RANGE), and a NaN or infinite
+    // float is written as null: JSON's known limits, as for the JSON-form property (renders_faithfully).
+    if (first.ok() && !policy_filled_container_resources && renders_faithfully_numbers(first.resolved())) {
       Node resend = client_view(first);
       std::string resend_json = node_to_json(resend);
       Document resent = load_document(resend_json, Format::json, "resolved.json", "sandbox");
