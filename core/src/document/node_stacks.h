@@ -1,6 +1,8 @@
-// The scratch stacks the two JSON readers (json_loader.cpp, json_value.cpp) build trees on: every
-// open container's finished children wait, in order, on one shared stack of items and one of
-// members, and move into their container in one go when it closes (no vector per open container).
+// The scratch stacks the JSON text loader (json_loader.cpp) builds trees on: every open
+// container's finished children wait, in order, on one shared stack of items and one of members,
+// and move into their container in one go when it closes (no vector per open container). The
+// loader needs SAX events for positions; the reader without positions (json_value.cpp) sizes each
+// container from RapidJSON's DOM instead.
 #pragma once
 
 #include <cstddef>
