@@ -172,23 +172,41 @@ class Converter {
   }
   void close() { open_.pop_back(); }
 
-  Node convert(PyObject* o) {
-    if (stop_) return Node::make_null();
+  // Writes the value of `o` into `out`, a null node: each value is made where it stays, in its
+  // container's vector, instead of being returned and moved in (a Node is 112 bytes).
+  void convert(PyObject* o, Node& out) {
+    if (stop_) return;
     if (++nodes_ > limits_.max_nodes) {
       report(Code::DOC_TOO_MANY_NODES, "the value has more than " + std::to_string(limits_.max_nodes) + " nodes",
              "split the value");
       stop_ = true;
-      return Node::make_null();
+      return;
     }
-    if (o == Py_None) return Node::make_null();
-    if (PyBool_Check(o)) return Node::make_bool(o == Py_True);  // before int: bool is an int subclass
-    if (PyLong_Check(o)) return integer(o);
-    if (PyFloat_Check(o)) return Node::make_number(PyFloat_AS_DOUBLE(o));
-    if (PyUnicode_Check(o)) return string(o);  // str subclasses too: the SDK's StrEnum values
-    if (PyBytes_Check(o) || PyByteArray_Check(o)) return bytes(o);
-    if (PyDict_Check(o)) return dict(o);
-    if (PyList_Check(o) || PyTuple_Check(o)) return list(o);
-    return other(o);
+    if (o == Py_None) return;
+    if (PyBool_Check(o)) {  // before int: bool is an int subclass
+      out.kind = NodeKind::boolean;
+      out.boolean = o == Py_True;
+    } else if (PyLong_Check(o)) {
+      out = integer(o);
+    } else if (PyFloat_Check(o)) {
+      out.kind = NodeKind::number;
+      out.number = PyFloat_AS_DOUBLE(o);
+    } else if (PyUnicode_Check(o)) {  // str subclasses too: the SDK's StrEnum values
+      string(o, out);
+    } else if (PyBytes_Check(o) || PyByteArray_Check(o)) {
+      out = bytes(o);
+    } else if (PyDict_Check(o)) {
+      dict(o, out);
+    } else if (PyList_Check(o) || PyTuple_Check(o)) {
+      list(o, out);
+    } else {
+      out = other(o);
+    }
+  }
+  Node convert(PyObject* o) {
+    Node n;
+    convert(o, n);
+    return n;
   }
 
   Node integer(PyObject* o) {
@@ -225,16 +243,17 @@ class Converter {
     return n;
   }
 
-  Node string(PyObject* o) {
+  void string(PyObject* o, Node& out) {
     Py_ssize_t size = 0;
     const char* s = PyUnicode_AsUTF8AndSize(o, &size);
     if (!s) {
       PyErr_Clear();
       report(Code::INVALID_UTF8, "the string cannot be encoded as UTF-8 (it holds a lone surrogate)",
              "remove the surrogate code point");
-      return Node::make_null();
+      return;
     }
-    return Node::make_string(std::string(s, static_cast<std::size_t>(size)));
+    out.kind = NodeKind::string;
+    out.text.assign(s, static_cast<std::size_t>(size));
   }
 
   // bytes are accepted when they are UTF-8 text (the SDK encodes str content as UTF-8 too).
@@ -276,19 +295,23 @@ class Converter {
   }
 
   void member(Node& obj, PyObject* key, PyObject* value, std::unordered_set<std::string>* seen) {
-    std::string k;
-    if (!key_text(key, k)) return;
-    Step step(steps_, key);
-    if (seen && !seen->insert(k).second) {
-      report(Code::DUPLICATE_KEY, "the key \"" + k + "\" appears twice", "give each key once");
+    Member& m = obj.members.emplace_back();
+    if (!key_text(key, m.key)) {
+      obj.members.pop_back();
       return;
     }
-    obj.add(std::move(k), convert(value));
+    Step step(steps_, key);
+    if (seen && !seen->insert(m.key).second) {
+      report(Code::DUPLICATE_KEY, "the key \"" + m.key + "\" appears twice", "give each key once");
+      obj.members.pop_back();
+      return;
+    }
+    convert(value, m.value);
   }
 
-  Node dict(PyObject* o) {
-    if (!open(o)) return Node::make_null();
-    Node obj = Node::make_object();
+  void dict(PyObject* o, Node& obj) {
+    if (!open(o)) return;
+    obj.kind = NodeKind::object;
     const Py_ssize_t size = PyDict_Size(o);
     obj.members.reserve(static_cast<std::size_t>(std::min<Py_ssize_t>(size, 1024)));
     Py_ssize_t pos = 0;
@@ -304,12 +327,11 @@ class Converter {
       }
     }
     close();
-    return obj;
   }
 
-  Node list(PyObject* o) {
-    if (!open(o)) return Node::make_null();
-    Node arr = Node::make_array();
+  void list(PyObject* o, Node& arr) {
+    if (!open(o)) return;
+    arr.kind = NodeKind::array;
     const bool is_list = PyList_Check(o);
     Py_ssize_t size = is_list ? PyList_GET_SIZE(o) : PyTuple_GET_SIZE(o);
     arr.items.reserve(static_cast<std::size_t>(std::min<Py_ssize_t>(size, static_cast<Py_ssize_t>(limits_.max_nodes) + 1)));
@@ -317,10 +339,9 @@ class Converter {
     for (Py_ssize_t i = 0; !stop_ && i < (is_list ? PyList_GET_SIZE(o) : size); ++i) {
       py::object item = py::reinterpret_borrow<py::object>(is_list ? PyList_GET_ITEM(o, i) : PyTuple_GET_ITEM(o, i));
       Step step(steps_, static_cast<std::size_t>(i));
-      arr.items.push_back(convert(item.ptr()));
+      convert(item.ptr(), arr.items.emplace_back());
     }
     close();
-    return arr;
   }
 
   // Everything that is not a builtin container or scalar: duck typed, in this order.
