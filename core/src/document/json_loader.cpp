@@ -8,7 +8,7 @@
 
 #include "util/rapidjson.h"
 
-#include "document/node_stacks.h"
+#include "sandgate/small_vector.h"
 
 #include "document/load_notes.h"
 #include "document/loaders.h"
@@ -16,6 +16,57 @@
 
 namespace sandgate::detail {
 namespace {
+
+// How many children each array and object of `text` holds, in the order they open: one more than
+// the commas directly inside it, or none when nothing is. Read before RapidJSON runs, so each
+// container's vector is made at its size and its children built in place; in malformed text a
+// size may be off, which costs a reallocation, never a wrong tree. Brackets and commas inside
+// strings do not count; the text is UTF-8, so no byte of a multi-byte character is one of these.
+// The scan stops where the reader will stop: past the depth or node limit.
+void count_children(std::string_view text, const Limits& limits, std::vector<std::uint32_t>& sizes) {
+  struct Open {
+    std::uint32_t at;     // index into sizes
+    std::uint32_t commas;
+    bool any;             // a value or key has begun inside it
+  };
+  SmallVector<Open, 16> open;
+  const char* const begin = text.data();
+  const char* const end = begin + text.size();
+  for (const char* p = begin; p < end; ++p) {
+    switch (*p) {
+      case ' ': case '\t': case '\n': case '\r': break;
+      case ',':
+        if (!open.empty()) ++open.back().commas;
+        break;
+      case '[': case '{':
+        if (static_cast<int>(open.size()) >= limits.max_depth || sizes.size() >= limits.max_nodes) return;
+        if (!open.empty()) open.back().any = true;
+        open.push_back({static_cast<std::uint32_t>(sizes.size()), 0, false});
+        sizes.push_back(0);
+        break;
+      case ']': case '}':
+        if (!open.empty()) {
+          const Open& o = open.back();
+          sizes[o.at] = o.any ? o.commas + 1 : 0;
+          open.pop_back();
+        }
+        break;
+      case '"':
+        // Most of a record is strings: jump to the closing quote (memchr scans many bytes at a
+        // time), past any quote escaped by an odd number of backslashes.
+        for (const char* q = p + 1;; q = p + 1) {
+          p = static_cast<const char*>(std::memchr(q, '"', static_cast<std::size_t>(end - q)));
+          if (!p) return;  // unterminated: the reader reports it
+          std::size_t backslashes = 0;
+          while (p - backslashes > q && p[-1 - static_cast<std::ptrdiff_t>(backslashes)] == '\\') ++backslashes;
+          if (backslashes % 2 == 0) break;
+        }
+        [[fallthrough]];
+      default:
+        if (!open.empty()) open.back().any = true;
+    }
+  }
+}
 
 class JsonBuilder {
  public:
@@ -28,11 +79,8 @@ class JsonBuilder {
         notes_(notes),
         stream_(stream),
         unicode_escapes_(text.find("\\u") != std::string_view::npos) {
-    // A request record has a few dozen values: room for them from the start saves the scratch
-    // stacks' chain of reallocations (each moving every Member so far) on every record.
     stack_.reserve(8);
-    members_.reserve(32);
-    items_.reserve(16);
+    count_children(text, limits, sizes_);
   }
 
   bool Null() { return scalar([](Node&) {}); }
@@ -98,12 +146,10 @@ class JsonBuilder {
   }
 
  private:
-  // An open array or object. Its children collect on the builder's scratch stacks (from `first`
-  // on) and move into a vector of the exact size when it closes: no reallocation chain per
-  // container, which was a tenth of reading a request record.
+  // An open array or object. Its children are made in place in its node's vectors, which have
+  // room for as many as the text holds (sizes_): none is moved once made.
   struct Frame {
     Node node;
-    std::size_t first = 0;
     std::string key;
     Mark key_mark;
     bool drop_value = false;
@@ -117,8 +163,8 @@ class JsonBuilder {
   LoadNotes& notes_;
   rapidjson::InsituStringStream& stream_;  // read only (its Tell() is not const)
   std::vector<Frame> stack_;
-  std::vector<Node> items_;      // children of the open arrays, innermost last
-  std::vector<Member> members_;  // members of the open objects, innermost last
+  std::vector<std::uint32_t> sizes_;  // children of each container, in the order they open
+  std::size_t opened_ = 0;            // containers opened so far
   Node root_;
   Node dropped_;  // the value of a duplicate key
   bool has_root_ = false;
@@ -131,15 +177,8 @@ class JsonBuilder {
 
   // The children placed so far in frame `i`.
   std::size_t children(std::size_t i) const {
-    const Frame& f = stack_[i];
-    std::size_t end = f.node.is_array() ? items_.size() : members_.size();
-    for (std::size_t j = i + 1; j < stack_.size(); ++j) {
-      if (stack_[j].node.is_array() == f.node.is_array()) {
-        end = stack_[j].first;
-        break;
-      }
-    }
-    return end - f.first;
+    const Node& n = stack_[i].node;
+    return n.is_array() ? n.items.size() : n.members.size();
   }
   std::string step(const std::string& base, std::size_t i) const {
     return stack_[i].node.is_array() ? pointer_join(base, children(i)) : pointer_join(base, stack_[i].key);
@@ -192,15 +231,16 @@ class JsonBuilder {
 
   bool is_duplicate(Frame& f) {
     constexpr std::size_t k_linear = 16;
-    if (members_.size() - f.first < k_linear) {
-      for (std::size_t i = f.first; i < members_.size(); ++i) {
-        if (members_[i].key == f.key) return true;
+    const std::vector<Member>& members = f.node.members;
+    if (members.size() < k_linear) {
+      for (const Member& m : members) {
+        if (m.key == f.key) return true;
       }
       return false;
     }
     if (!f.keys) {
       f.keys = std::make_unique<std::unordered_set<std::string>>();
-      for (std::size_t i = f.first; i < members_.size(); ++i) f.keys->insert(members_[i].key);
+      for (const Member& m : members) f.keys->insert(m.key);
     }
     return !f.keys->insert(f.key).second;
   }
@@ -237,16 +277,26 @@ class JsonBuilder {
       return false;
     }
     if (!count(n.mark)) return false;
+    // Room for the children the text holds, but never for more than the node limit allows (a
+    // million-item array in a small text is refused at its limit, not given room first).
+    std::size_t room = opened_ < sizes_.size() ? sizes_[opened_] : 0;
+    ++opened_;
+    room = std::min(room, limits_.max_nodes - std::min(nodes_, limits_.max_nodes));
     Frame& f = stack_.emplace_back();
-    f.first = n.is_array() ? items_.size() : members_.size();
     f.node = std::move(n);
+    if (f.node.is_array()) {
+      f.node.items.reserve(room);
+    } else {
+      f.node.members.reserve(room);
+    }
     return true;
   }
 
   bool close() {
     last_end_ = stream_.Tell();
     // Only the node leaves the frame: the rest of it (key, key set) is dropped where it is.
-    Node node = detail::close_top(stack_, items_, members_);
+    Node node = std::move(stack_.back().node);
+    stack_.pop_back();
     slot() = std::move(node);
     return true;
   }
@@ -259,13 +309,13 @@ class JsonBuilder {
       return root_;
     }
     Frame& f = stack_.back();
-    if (f.node.is_array()) return items_.emplace_back();
+    if (f.node.is_array()) return f.node.items.emplace_back();
     if (f.drop_value) {
       f.drop_value = false;
       dropped_ = Node();
       return dropped_;
     }
-    Member& m = members_.emplace_back();
+    Member& m = f.node.members.emplace_back();
     m.key = std::move(f.key);
     m.key_mark = f.key_mark;  // (is_duplicate has put the key in the frame's set, if it has one)
     return m.value;
