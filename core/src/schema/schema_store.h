@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "schema/name_map.h"
 #include "util/rapidjson.h"
 
 namespace valijson {
@@ -27,7 +28,7 @@ struct SchemaNode {
   bool is_struct = false;  // has properties, or additionalProperties: false
   bool keep_null = false;  // x-sandgate-keep-null: null is a wrong type here, not "unset"
   bool allows_null = false, allows_boolean = false, allows_string = false;
-  std::unordered_map<std::string_view, const SchemaNode*> properties;
+  NameMap<const SchemaNode*> properties;
   std::vector<std::string> property_names;  // in schema order, for "did you mean"
   const SchemaNode* additional = nullptr;   // additionalProperties when it is a schema
   const SchemaNode* items = nullptr;
@@ -47,8 +48,8 @@ struct SchemaNode {
   bool fast_unsure = false;  // a keyword the fast check does not know: let valijson decide
 
   const SchemaNode* property(std::string_view key) const {
-    auto it = properties.find(key);
-    return it == properties.end() ? nullptr : it->second;
+    const auto* e = properties.find(key);
+    return e ? e->value : nullptr;
   }
 };
 

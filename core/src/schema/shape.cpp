@@ -94,9 +94,9 @@ struct Walker {
       // `canonical` views the schema's own copy of the name: m.key moves away below.
       const SchemaNode* child = nullptr;
       std::string_view canonical;
-      if (auto it = s.properties.find(m.key); it != s.properties.end()) {
-        child = it->second;
-        canonical = it->first;
+      if (const auto* e = s.properties.find(m.key)) {
+        child = e->value;
+        canonical = e->key;
       }
       bool via_alias = false;
       if (!child) {
@@ -107,13 +107,13 @@ struct Walker {
         if (alias == s.aliases.end()) alias = s.aliases.find(snake);
         auto removed = s.removed.find(m.key);
         if (removed == s.removed.end()) removed = s.removed.find(snake);
-        if (auto it = s.properties.find(snake); it != s.properties.end()) {
-          child = it->second;
-          canonical = it->first;
+        if (const auto* e = s.properties.find(snake)) {
+          child = e->value;
+          canonical = e->key;
         } else if (alias != s.aliases.end()) {
-          if (auto target = s.properties.find(alias->second); target != s.properties.end()) {
-            child = target->second;
-            canonical = target->first;
+          if (const auto* target = s.properties.find(alias->second)) {
+            child = target->value;
+            canonical = target->key;
           }
           via_alias = true;
         } else if (removed != s.removed.end()) {

@@ -1,0 +1,31 @@
+// NameMap (schema/name_map.h): the schema's property lookup finds every name it holds, and no other.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "schema/name_map.h"
+
+namespace sandgate::schema {
+namespace {
+
+TEST(NameMap, finds_each_name_it_holds_and_no_other) {
+  // Names that share length and first, middle and last bytes land on one slot and are probed past.
+  std::vector<std::string> names = {"", "a", "cpu", "cau", "cbu", "memory", "mxxxry", "requests", "limits"};
+  for (int i = 0; i < 300; ++i) names.push_back("field_" + std::to_string(i));
+  NameMap<int> map;
+  for (std::size_t i = 0; i < names.size(); ++i) map.emplace(names[i], static_cast<int>(i));
+  map.emplace("cpu", 999);  // already there: kept as it was
+  EXPECT_EQ(map.size(), names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const auto* e = map.find(names[i]);
+    ASSERT_NE(e, nullptr) << names[i];
+    EXPECT_EQ(e->value, static_cast<int>(i));
+    EXPECT_EQ(e->key, names[i]);
+  }
+  for (std::string absent : {"cpus", "cxu", "field_300", "Cpu", "memor", "b"}) EXPECT_EQ(map.find(absent), nullptr) << absent;
+  EXPECT_EQ(NameMap<int>{}.find("x"), nullptr);
+}
+
+}  // namespace
+}  // namespace sandgate::schema
