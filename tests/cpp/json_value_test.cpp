@@ -95,7 +95,7 @@ TEST(JsonValue, refuses_within_half_of_each_limit) {
   EXPECT_TRUE(refused("[1,2,3,4,5]", limits));
   // However deep the text nests, reading it neither recurses past the limit nor overflows.
   EXPECT_TRUE(refused(std::string(100000, '[') + std::string(100000, ']')));
-  // A million-item array is refused by its size, before room is made for its items.
+  // A million-item array, in a text within the byte limit, is past the node limit.
   std::string wide = "[0";
   for (int i = 0; i < 1000000; ++i) wide += ",0";
   limits = Limits{};

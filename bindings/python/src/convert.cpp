@@ -89,7 +89,7 @@ class Converter {
   Converted run(py::handle value, const std::string& base_path) {
     base_ = base_path;
     Converted out;
-    out.root = convert(value.ptr());
+    convert(value.ptr(), out.root);
     out.diagnostics = std::move(diags_);
     return out;
   }
@@ -202,11 +202,6 @@ class Converter {
     } else {
       out = other(o);
     }
-  }
-  Node convert(PyObject* o) {
-    Node n;
-    convert(o, n);
-    return n;
   }
 
   Node integer(PyObject* o) {
@@ -420,7 +415,9 @@ class Converter {
       }
       py::object value = py::reinterpret_steal<py::object>(v);
       if (v == Py_None) continue;
-      obj.add(std::move(key), convert(v));
+      Member& m = obj.members.emplace_back();
+      m.key = std::move(key);
+      convert(v, m.value);
     }
     close();
     return obj;
@@ -479,7 +476,7 @@ class Converter {
       }
       py::object hold = py::reinterpret_steal<py::object>(item);
       Step step(steps_, i);
-      arr.items.push_back(convert(item));
+      convert(item, arr.items.emplace_back());
     }
     Py_DECREF(it);
     close();
