@@ -178,6 +178,22 @@ TEST(Duplicates, a_duplicate_json_key_is_found_among_many_keys_and_the_first_val
   EXPECT_EQ(d.root.find("k20")->integer, 20);
 }
 
+
+// The JSON loader builds each container in its place as it opens (json_loader.cpp), so a path
+// into an open container is read from what is placed, and a duplicate key's value, which is read
+// and dropped, keeps its own key: every duplicate below is named by its full path.
+TEST(Duplicates, json_duplicates_inside_containers_and_inside_a_dropped_value_have_full_paths) {
+  Document d = json(R"({"a": {"k": "v"}, "z": 0, "a": {"b": {"c": 1, "y": 0, "c": [1, {"d": 1, "d": 2}]}}, "l": [0, {"e": 1, "e": 2}]})");
+  ASSERT_TRUE(d.loaded);
+  std::vector<std::string> paths;
+  for (const auto& diag : d.diagnostics) {
+    if (diag.code == Code::DUPLICATE_KEY) paths.push_back(diag.path);
+  }
+  EXPECT_EQ(paths, (std::vector<std::string>{"/a", "/a/b/c", "/a/b/c/1/d", "/l/1/e"}));
+  ASSERT_EQ(d.root.members.size(), 3u);
+  EXPECT_EQ(d.root.find("a")->find("k")->text, "v") << "the first value is kept";
+  EXPECT_EQ(d.root.find("l")->items.at(1).find("e")->integer, 1);
+}
 TEST(Tags, non_core_tags_are_rejected_and_str_forces_a_string) {
   Document bad = yaml("a: !!python/object:os.system x\n");
   EXPECT_TRUE(has_code(bad, Code::YAML_TAG));

@@ -2,6 +2,7 @@
 // kept as text, so nothing is rounded) feeding our tree builder, which adds positions, limits and
 // duplicate-key errors.
 #include <cstring>
+#include <deque>
 #include <iterator>
 #include <memory>
 #include <unordered_set>
@@ -110,7 +111,7 @@ class JsonBuilder {
     n.mark = m;
     return true;
   }
-  bool StartObject() { return open(Node::make_object()); }
+  bool StartObject() { return open(NodeKind::object); }
   bool Key(const char* str, rapidjson::SizeType len, bool) {
     Mark m = start_mark();
     Frame& f = stack_.back();
@@ -126,7 +127,7 @@ class JsonBuilder {
     return true;
   }
   bool EndObject(rapidjson::SizeType) { return close(); }
-  bool StartArray() { return open(Node::make_array()); }
+  bool StartArray() { return open(NodeKind::array); }
   bool EndArray(rapidjson::SizeType) { return close(); }
 
   bool has_root() const { return has_root_; }
@@ -146,13 +147,18 @@ class JsonBuilder {
   }
 
  private:
-  // An open array or object. Its children are made in place in its node's vectors, which have
-  // room for as many as the text holds (sizes_): none is moved once made.
+  // An open array or object. The container itself is already in its place (the root, its parent's
+  // vector, or a dropped value's scratch node), and its children are made in place in its vectors,
+  // which have room for as many as the text holds (sizes_): nothing is moved once made. `node`
+  // stays valid while the frame is open: only the innermost container gains children, and no
+  // frame points into it but its own (a reallocation, after a wrong count, moves only its
+  // children, which are all closed).
   struct Frame {
-    Node node;
+    Node* node;
     std::string key;
     Mark key_mark;
-    bool drop_value = false;
+    bool drop_value = false;     // the value of the key just read is dropped (a duplicate key)
+    bool child_dropped = false;  // the value placed last was
     std::unique_ptr<std::unordered_set<std::string>> keys;  // past k_linear keys only: most objects never need one
   };
 
@@ -166,7 +172,9 @@ class JsonBuilder {
   std::vector<std::uint32_t> sizes_;  // children of each container, in the order they open
   std::size_t opened_ = 0;            // containers opened so far
   Node root_;
-  Node dropped_;  // the value of a duplicate key
+  // The values of duplicate keys, read and dropped; a deque, so a frame open on one stays valid
+  // while a duplicate inside it is read.
+  std::deque<Node> dropped_;
   bool has_root_ = false;
   bool limit_hit_ = false;
   // The text is valid UTF-8 without NUL (load_text checked it): only a \u escape can decode to a
@@ -175,13 +183,16 @@ class JsonBuilder {
   std::size_t nodes_ = 0;
   std::size_t last_end_ = 0;
 
-  // The children placed so far in frame `i`.
-  std::size_t children(std::size_t i) const {
-    const Node& n = stack_[i].node;
-    return n.is_array() ? n.items.size() : n.members.size();
-  }
+  // The step from frame `i` to the value being read in it. In the innermost frame that value has
+  // no place yet (the next item; the key just read); in an outer one it is the open container
+  // placed last (its item, or its member's key — or, when it is a duplicate key's dropped value,
+  // the key still in the frame).
   std::string step(const std::string& base, std::size_t i) const {
-    return stack_[i].node.is_array() ? pointer_join(base, children(i)) : pointer_join(base, stack_[i].key);
+    const Frame& f = stack_[i];
+    const bool innermost = i + 1 == stack_.size();
+    if (f.node->is_array()) return pointer_join(base, f.node->items.size() - (innermost ? 0 : 1));
+    if (innermost || f.child_dropped) return pointer_join(base, f.key);
+    return pointer_join(base, f.node->members.back().key);
   }
 
   // RapidJSON calls the handler with the stream still at the token's first character: it takes
@@ -231,7 +242,7 @@ class JsonBuilder {
 
   bool is_duplicate(Frame& f) {
     constexpr std::size_t k_linear = 16;
-    const std::vector<Member>& members = f.node.members;
+    const std::vector<Member>& members = f.node->members;
     if (members.size() < k_linear) {
       for (const Member& m : members) {
         if (m.key == f.key) return true;
@@ -267,37 +278,36 @@ class JsonBuilder {
     return true;
   }
 
-  bool open(Node n) {
-    n.mark = start_mark();
+  bool open(NodeKind kind) {
+    Mark m = start_mark();
     if (static_cast<int>(stack_.size()) >= limits_.max_depth) {
-      sink_.add(Code::DOC_TOO_DEEP, child_path(), n.mark,
+      sink_.add(Code::DOC_TOO_DEEP, child_path(), m,
                 "objects and lists are nested deeper than " + std::to_string(limits_.max_depth) + " levels",
                 "flatten the document, or raise the depth limit");
       limit_hit_ = true;
       return false;
     }
-    if (!count(n.mark)) return false;
+    if (!count(m)) return false;
     // Room for the children the text holds, but never for more than the node limit allows (a
     // million-item array in a small text is refused at its limit, not given room first).
     std::size_t room = opened_ < sizes_.size() ? sizes_[opened_] : 0;
     ++opened_;
     room = std::min(room, limits_.max_nodes - std::min(nodes_, limits_.max_nodes));
-    Frame& f = stack_.emplace_back();
-    f.node = std::move(n);
-    if (f.node.is_array()) {
-      f.node.items.reserve(room);
+    Node& n = slot();
+    n.kind = kind;
+    n.mark = m;
+    if (kind == NodeKind::array) {
+      n.items.reserve(room);
     } else {
-      f.node.members.reserve(room);
+      n.members.reserve(room);
     }
+    stack_.emplace_back().node = &n;
     return true;
   }
 
   bool close() {
     last_end_ = stream_.Tell();
-    // Only the node leaves the frame: the rest of it (key, key set) is dropped where it is.
-    Node node = std::move(stack_.back().node);
-    stack_.pop_back();
-    slot() = std::move(node);
+    stack_.pop_back();  // the container is in its place already; the key and key set go
     return true;
   }
 
@@ -309,13 +319,13 @@ class JsonBuilder {
       return root_;
     }
     Frame& f = stack_.back();
-    if (f.node.is_array()) return f.node.items.emplace_back();
+    if (f.node->is_array()) return f.node->items.emplace_back();
+    f.child_dropped = f.drop_value;
     if (f.drop_value) {
       f.drop_value = false;
-      dropped_ = Node();
-      return dropped_;
+      return dropped_.emplace_back();
     }
-    Member& m = f.node.members.emplace_back();
+    Member& m = f.node->members.emplace_back();
     m.key = std::move(f.key);
     m.key_mark = f.key_mark;  // (is_duplicate has put the key in the frame's set, if it has one)
     return m.value;
