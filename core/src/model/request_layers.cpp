@@ -295,9 +295,10 @@ void merge_layers(RequestCompiler& c) {
     return nullptr;
   };
   // Replaces (or adds) a whole field; maps and lists record the origin of each entry or item.
-  // The prepared layers are ours: their members move into the merged request.
-  auto set = [&](Member& mem, Origin&& origin) {
-    MergedField* f = find(mem.key);
+  // The prepared layers are ours: their members move into the merged request. `existing` is
+  // find(mem.key), looked up once by the caller.
+  auto set = [&](Member& mem, Origin&& origin, MergedField* existing, bool map, bool list) {
+    MergedField* f = existing;
     if (f && mem.key == "volumes") c.replaced_volumes.push_back(std::move(*f));
     if (!f) f = &fields.emplace_back();
     f->member = std::move(mem);
@@ -305,9 +306,11 @@ void merge_layers(RequestCompiler& c) {
     f->parts.clear();
     const Origin& o = f->origin;
     const Node& v = f->member.value;
-    if (is_one_of(f->member.key, k_map_fields) && v.is_object()) {
+    if (map && v.is_object()) {
+      f->parts.reserve(v.members.size());
       for (const auto& e : v.members) f->parts.push_back(member_origin(e, pointer_join(o.path.written(), e.input_key()), o.layer));
-    } else if (is_one_of(f->member.key, k_list_fields) && v.is_array()) {
+    } else if (list && v.is_array()) {
+      f->parts.reserve(v.items.size());
       for (std::size_t i = 0; i < v.items.size(); ++i) f->parts.push_back({pointer_join(o.path.written(), i), v.items[i].mark, {}, o.layer});
     }
   };
@@ -338,12 +341,13 @@ void merge_layers(RequestCompiler& c) {
       }
       if (mem.key == "containers") containers_layer = layer;
       MergedField* existing = find(mem.key);
-      if (is_one_of(mem.key, k_map_fields)) {
+      const bool is_map = is_one_of(mem.key, k_map_fields), is_list = !is_map && is_one_of(mem.key, k_list_fields);
+      if (is_map) {
         // Shallow merge; an empty map leaves the earlier one; keys cannot be removed.
         if (!v.is_object()) {
-          set(mem, std::move(o));
+          set(mem, std::move(o), existing, is_map, is_list);
         } else if (!existing || !existing->member.value.is_object()) {
-          if (!v.members.empty() || !existing) set(mem, std::move(o));
+          if (!v.members.empty() || !existing) set(mem, std::move(o), existing, is_map, is_list);
         } else {
           Node& map = existing->member.value;
           // Keys by position, so a merge costs linear time whatever the sizes (the reserve keeps
@@ -369,7 +373,7 @@ void merge_layers(RequestCompiler& c) {
         }
         continue;
       }
-      if (is_one_of(mem.key, k_list_fields)) {
+      if (is_list) {
         // Earlier layers first, then later ones, duplicates kept as the SDK sends them.
         if (existing && existing->member.value.is_array() && v.is_array()) {
           for (std::size_t i = 0; i < v.items.size(); ++i) {
@@ -377,12 +381,12 @@ void merge_layers(RequestCompiler& c) {
             existing->member.value.items.push_back(std::move(v.items[i]));
           }
         } else {
-          set(mem, std::move(o));
+          set(mem, std::move(o), existing, is_map, is_list);
         }
         continue;
       }
       if ((mem.key == "container_image" || mem.key == "command") && v.is_string() && v.text.empty()) continue;
-      set(mem, std::move(o));  // scalars, lists (runner_ids: [] clears) and whole objects (resources, network)
+      set(mem, std::move(o), existing, is_map, is_list);  // scalars, lists (runner_ids: [] clears) and whole objects (resources, network)
     }
   }
   if (!containers_layer) return;
