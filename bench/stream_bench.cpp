@@ -68,7 +68,7 @@ void BM_check_record(benchmark::State& state) {
   for (auto _ : state) {
     const RequestRecord& r = records[i++ % records.size()];
     stream::ResultView v =
-        stream::view_of(engine.check(r.sandbox, r.defaults ? &*r.defaults : nullptr, r.overrides ? &*r.overrides : nullptr), false);
+        stream::view_of(engine.check(r.sandbox, r.defaults ? &*r.defaults : nullptr, r.overrides ? &*r.overrides : nullptr), stream::ViewDetail::summary);
     benchmark::DoNotOptimize(v.ok);
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(i));
@@ -110,7 +110,7 @@ void BM_pipeline(benchmark::State& state) {
         [&](PendingRecord&& p) {
           RequestRecord r = prepare_record(std::move(p), "requests.jsonl");
           auto res = engine.check(r.sandbox, r.defaults ? &*r.defaults : nullptr, r.overrides ? &*r.overrides : nullptr);
-          return stream::view_of(std::move(res), false).ok ? 1 : 0;
+          return stream::view_of(std::move(res), stream::ViewDetail::summary).ok ? 1 : 0;
         },
         [&](int&& ok) {
           accepted += static_cast<std::size_t>(ok);

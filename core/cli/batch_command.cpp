@@ -113,7 +113,7 @@ int run_batch_check(const BatchCheck& b, const GlobalOptions& g) {
     } else if (b.setup_fatal) {
       v.errors = b.setup_errors;
     } else {
-      v = stream::view_of(engine.check(stream::compile_record(std::move(rec), b.options)), false);
+      v = stream::view_of(engine.check(stream::compile_record(std::move(rec), b.options)), stream::ViewDetail::summary);
     }
     c.ok = v.ok && v.errors.empty();
     v.ok = c.ok;

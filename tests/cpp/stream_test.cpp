@@ -75,7 +75,7 @@ TEST(JsonLines, positions_inside_a_record_are_the_streams) {
   const Node* cpu = rs[0].sandbox.root.find("resources")->find("cpu");
   EXPECT_EQ(cpu->mark.line, 3);
   EXPECT_EQ(cpu->mark.column, 23);
-  stream::ResultView r = stream::view_of(Engine().check(rs[0].sandbox), false);
+  stream::ResultView r = stream::view_of(Engine().check(rs[0].sandbox), stream::ViewDetail::summary);
   bool found = false;
   for (const auto& d : r.errors) {
     if (d.path == "/resources/cpu" && d.source) {
@@ -533,7 +533,7 @@ TEST(CheckRecords, results_in_input_order_with_unreadable_records_in_place) {
     std::vector<std::pair<int, bool>> seen;
     bool done = check_records([&](PendingRecord& p) { return reader->next(p); }, reader->name(), reader->limits(), engine, {},
                               jobs, [&](RequestRecord&& rec, Result&& res) {
-                                seen.emplace_back(rec.line, stream::view_of(std::move(res), false).ok);
+                                seen.emplace_back(rec.line, stream::view_of(std::move(res), stream::ViewDetail::summary).ok);
                                 return true;
                               });
     EXPECT_TRUE(done);

@@ -29,7 +29,7 @@ std::size_t warning_count(const Result& r) {
 
 }  // namespace
 
-ResultView view_of(Result&& r, bool with_resolved) {
+ResultView view_of(Result&& r, ViewDetail detail) {
   ResultView v;
   v.ok = r.ok();
   v.warnings = warning_count(r);
@@ -41,6 +41,7 @@ ResultView view_of(Result&& r, bool with_resolved) {
   v.placement_mode = std::string(r.placement_mode());
   v.qos_class = std::string(r.qos_class());
   v.runner = std::string(r.runner_id());
+  if (detail == ViewDetail::summary) return v;
   if (auto rc = r.runtime_class()) v.runtime_class = std::move(rc->value);
   if (auto s = r.slurm()) {
     v.has_slurm = true;
@@ -49,13 +50,13 @@ ResultView view_of(Result&& r, bool with_resolved) {
     v.slurm.emplace_back("MinMemoryNode", std::to_string(s->min_memory_node));
     for (auto& p : s->job_parameters) v.slurm.push_back(std::move(p));
   }
-  if (with_resolved && r.checked()) v.resolved = r.resolved();
+  if (detail == ViewDetail::resolved && r.checked()) v.resolved = r.resolved();
   return v;
 }
 
 std::pair<ResultView, ResultView> view_pair(Result&& a, Result&& b) {
-  bool both = a.ok() && b.ok();
-  return {view_of(std::move(a), both), view_of(std::move(b), both)};
+  ViewDetail detail = a.ok() && b.ok() ? ViewDetail::resolved : ViewDetail::resolution;
+  return {view_of(std::move(a), detail), view_of(std::move(b), detail)};
 }
 
 Result problem_result(const Diagnostic& problem) { return Result::from_diagnostics({problem}); }

@@ -3,6 +3,7 @@
 // into words). A change of Result's API is a change of result_view.cpp.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,9 +30,15 @@ struct ResultView {
   Node resolved;  // the effective request (only when asked for)
 };
 
-// Takes what is needed out of `r` (which may be left empty). `with_resolved`: also the resolved
-// sandbox, which the policy diff compares and the batch check does not.
-ResultView view_of(Result&& r, bool with_resolved);
+// What a reader of the view needs beyond ok, errors, warnings, placement, QoS and runner.
+enum class ViewDetail : std::uint8_t {
+  summary,     // the batch check's answer line: nothing more
+  resolution,  // also the runtime class and the Slurm parameters (the policy diff compares them)
+  resolved,    // and the resolved sandbox too
+};
+
+// Takes what is needed out of `r` (which may be left empty).
+ResultView view_of(Result&& r, ViewDetail detail);
 
 // Two results of one request (a policy diff): the resolved sandboxes are made only when both
 // accept it, the one case where they are compared.
