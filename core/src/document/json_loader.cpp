@@ -356,7 +356,12 @@ bool load_json(std::string_view text, const LineIndex& lines, const Limits& limi
   rapidjson::InsituStringStream stream(buffer.data());
   LoadNotes notes(sink);
   JsonBuilder builder(text, lines, limits, sink, notes, stream);
-  rapidjson::Reader reader;
+  // The reader's state stack starts in a buffer here: a request record is read with no heap
+  // block for it (it grows into the heap only for deep text).
+  using Pool = rapidjson::MemoryPoolAllocator<>;
+  alignas(8) char stack[1024];
+  Pool stack_pool(stack, sizeof stack);
+  rapidjson::GenericReader<rapidjson::UTF8<>, rapidjson::UTF8<>, Pool> reader(&stack_pool, sizeof stack / 2);
   // No kParseValidateEncodingFlag: load_text has validated the whole text as UTF-8 already; what
   // escapes decode to is check_utf8's business.
   constexpr unsigned k_flags =

@@ -334,13 +334,16 @@ void read_volumes(RequestCompiler& c) {
   }
   // A mount path equal to, above or under a mounted file: found through each path's ancestors
   // (util/path_overlap.h), not by comparing every file with every volume.
-  std::vector<std::string_view> volume_paths(r.mount_path.begin(), r.mount_path.end());
-  for (auto [fi, vi] : overlapping_paths(absolute_files, volume_paths)) {
-    const auto& [path, at] = files[absolute_index[fi]];
-    Diagnostic& d = c.report_at(Code::MOUNT_PATH_FILE_OVERLAP, *r.mount_at[vi],
-                                "volume \"" + m.volumes[vi].name + "\" mounts at " + r.mount_path[vi] + ", which overlaps the mounted file " + path,
-                                "mount the volume elsewhere, or move the file");
-    c.relate(d, origin_of(at), "the mounted file");
+  // (Most requests mount neither: the index is not built for nothing.)
+  if (!absolute_files.empty() && !r.mount_path.empty()) {
+    std::vector<std::string_view> volume_paths(r.mount_path.begin(), r.mount_path.end());
+    for (auto [fi, vi] : overlapping_paths(absolute_files, volume_paths)) {
+      const auto& [path, at] = files[absolute_index[fi]];
+      Diagnostic& d = c.report_at(Code::MOUNT_PATH_FILE_OVERLAP, *r.mount_at[vi],
+                                  "volume \"" + m.volumes[vi].name + "\" mounts at " + r.mount_path[vi] + ", which overlaps the mounted file " + path,
+                                  "mount the volume elsewhere, or move the file");
+      c.relate(d, origin_of(at), "the mounted file");
+    }
   }
 
   // R-VOL-3 needs to know where each volume is mounted: a volume with a mount_path mounts on the
