@@ -230,10 +230,15 @@ void pointer_append(std::string& path, std::size_t index) {
 }
 
 std::string pointer_join(std::string_view base, std::size_t index) {
+  char digits[24];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, index);
+  (void)ec;  // 24 characters hold any std::size_t
+  // Sized exactly: "/tags/0" fits the string's inline buffer, where room for 20 digits would not.
   std::string out;
-  out.reserve(base.size() + 21);  // "/" and up to 20 digits
+  out.reserve(base.size() + 1 + static_cast<std::size_t>(end - digits));
   out.append(base);
-  pointer_append(out, index);
+  out += '/';
+  out.append(digits, end);
   return out;
 }
 
