@@ -54,7 +54,9 @@ std::string json_line(const RequestRecord& rec, const stream::ResultView& v) {
   w.Key("warnings");
   w.Uint64(v.warnings);
   w.EndObject();
-  std::string s(buf.GetString(), buf.GetSize());
+  std::string s;
+  s.reserve(buf.GetSize() + 1);  // the newline too: no second block
+  s.append(buf.GetString(), buf.GetSize());
   s += '\n';
   return s;
 }
