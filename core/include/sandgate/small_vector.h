@@ -18,7 +18,10 @@ class SmallVector {
   static_assert(N > 0);
 
  public:
-  SmallVector() = default;
+  // User-provided, so that value-initialization (`SmallVector v{}`, `return {};` of a holder)
+  // does not zero the inline buffer first: a `rep stos` of N elements was most of the time of
+  // returning an empty cursor.
+  SmallVector() noexcept {}  // NOLINT(modernize-use-equals-default)
   SmallVector(std::initializer_list<T> items) {
     for (const T& t : items) push_back(t);
   }

@@ -31,7 +31,9 @@ struct Cursor {
   bool model_owned = false;
   SmallVector<Step, 7> steps;  // from `base` to here; deeper walks go to the heap
 
-  Cursor() = default;
+  // User-provided for the same reason as SmallVector's: `return {};` (an absent value, the most
+  // common answer of a lookup) must not zero the 112-byte step buffer.
+  Cursor() {}  // NOLINT(modernize-use-equals-default)
   Cursor(const Node* n, const Member* m, std::string_view start, Layer l = Layer::sandbox, bool owned = false)
       : node(n), member(m), base(start), layer(l), model_owned(owned) {}
 
