@@ -39,6 +39,11 @@ GivenAs given_as_from_name(std::string_view name);
 std::string_view given_as_name(GivenAs c);  // "" for none
 
 struct Node {
+  // User-provided (the members' initializers still apply): value-initialization — every
+  // `items.emplace_back()` of a reader — would otherwise zero all 112 bytes with `rep stos` first,
+  // half the time of placing a value under perf.
+  Node() {}  // NOLINT(modernize-use-equals-default)
+
   NodeKind kind = NodeKind::null;
   ScalarStyle style = ScalarStyle::native;
   bool yaml11_word = false;   // a boolean written as yes/no/on/off (any case form)
@@ -86,6 +91,8 @@ struct Node {
 };
 
 struct Member {
+  Member() {}  // NOLINT(modernize-use-equals-default): as Node's
+
   std::string key;           // canonical spelling (after the spelling layer)
   std::string original_key;  // as written in the input when it differs from `key`, else empty
   Mark key_mark;

@@ -45,7 +45,9 @@ struct RequestCompiler {
   // `owned`: documents whose trees the compiler may take instead of copying (may be null).
   static std::shared_ptr<const Request> compile(const Request::Layers& layers, const CheckOptions& options,
                                                 Request::OwnedLayers* owned = nullptr) {
-    auto impl = std::make_unique<Request::Impl>();
+    // `new Impl`, not make_unique<Impl>(): value-initialization would zero the 2.7 KB model
+    // before its members' initializers ran.
+    std::unique_ptr<Request::Impl> impl(new Request::Impl);
     model::RequestModel& m = impl->model;
     m.client = options.client == "typescript" ? Client::typescript : Client::python;
     model::RequestCompiler c(m, impl->diagnostics, options);
