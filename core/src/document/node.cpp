@@ -221,25 +221,25 @@ std::string pointer_join(std::string_view base, std::string_view token) {
   return out;
 }
 
-void pointer_append(std::string& path, std::size_t index) {
-  char digits[24];
-  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, index);
+namespace {
+// An array index as a pointer token (digits never need escaping).
+std::string_view index_token(std::size_t index, char (&buffer)[24]) {
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, index);
   (void)ec;  // 24 characters hold any std::size_t
-  path += '/';
-  path.append(digits, end);
+  return {buffer, static_cast<std::size_t>(end - buffer)};
+}
+}  // namespace
+
+void pointer_append(std::string& path, std::size_t index) {
+  char buffer[24];
+  pointer_append(path, index_token(index, buffer));
 }
 
+// Sized exactly, as for a key: "/tags/0" fits the string's inline buffer, where room for 20
+// digits would not.
 std::string pointer_join(std::string_view base, std::size_t index) {
-  char digits[24];
-  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, index);
-  (void)ec;  // 24 characters hold any std::size_t
-  // Sized exactly: "/tags/0" fits the string's inline buffer, where room for 20 digits would not.
-  std::string out;
-  out.reserve(base.size() + 1 + static_cast<std::size_t>(end - digits));
-  out.append(base);
-  out += '/';
-  out.append(digits, end);
-  return out;
+  char buffer[24];
+  return pointer_join(base, index_token(index, buffer));
 }
 
 bool pointer_split(std::string_view pointer, std::vector<std::string>& tokens) {
