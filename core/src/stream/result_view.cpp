@@ -50,12 +50,13 @@ ResultView view_of(Result&& r, ViewDetail detail) {
     v.slurm.emplace_back("MinMemoryNode", std::to_string(s->min_memory_node));
     for (auto& p : s->job_parameters) v.slurm.push_back(std::move(p));
   }
-  if (detail == ViewDetail::resolved && r.checked()) v.resolved = r.resolved();
+  if (r.checked()) v.resolved = r.resolved();
   return v;
 }
 
 std::pair<ResultView, ResultView> view_pair(Result&& a, Result&& b) {
-  ViewDetail detail = a.ok() && b.ok() ? ViewDetail::resolved : ViewDetail::resolution;
+  // The resolutions are compared only when both policies accept the request.
+  ViewDetail detail = a.ok() && b.ok() ? ViewDetail::resolution : ViewDetail::summary;
   return {view_of(std::move(a), detail), view_of(std::move(b), detail)};
 }
 

@@ -32,9 +32,8 @@ struct ResultView {
 
 // What a reader of the view needs beyond ok, errors, warnings, placement, QoS and runner.
 enum class ViewDetail : std::uint8_t {
-  summary,     // the batch check's answer line: nothing more
-  resolution,  // also the runtime class and the Slurm parameters (the policy diff compares them)
-  resolved,    // and the resolved sandbox too
+  summary,     // nothing more: the batch check's answer line, a diff of a record either policy rejects
+  resolution,  // also the resolved sandbox, runtime class and Slurm parameters, which a diff compares
 };
 
 // Takes what is needed out of `r` (which may be left empty).
