@@ -105,10 +105,16 @@ std::shared_ptr<const Request> Request::compile(OwnedLayers layers, const CheckO
 namespace model {
 
 const MergedField* RequestModel::field(std::string_view key) const {
+  if ((field_bits_ & field_bit(key)) == 0) return nullptr;
   for (const auto& f : fields) {
     if (f.member.key == key) return &f;
   }
   return nullptr;
+}
+
+void RequestModel::index_fields() {
+  field_bits_ = 0;
+  for (const auto& f : fields) field_bits_ |= field_bit(f.member.key);
 }
 
 const Container* RequestModel::gpu_container() const {

@@ -389,7 +389,10 @@ void merge_layers(RequestCompiler& c) {
       set(mem, std::move(o), existing, is_map, is_list);  // scalars, lists (runner_ids: [] clears) and whole objects (resources, network)
     }
   }
-  if (!containers_layer) return;
+  if (!containers_layer) {
+    c.m.index_fields();
+    return;
+  }
   // containers= (or SandboxDefaults.containers) does not inherit the single-container fields from
   // SandboxDefaults, and cannot be combined with them as explicit keywords; the SDK compares
   // only the explicit keywords, so single-container fields beside containers in the defaults
@@ -407,6 +410,7 @@ void merge_layers(RequestCompiler& c) {
     }
   }
   fields = std::move(kept);
+  c.m.index_fields();
 }
 
 }  // namespace sandgate::model

@@ -186,11 +186,22 @@ struct RequestModel {
   // The merged request, for the resolved output (fields in merge order).
   std::vector<MergedField> fields;
   const MergedField* field(std::string_view key) const;
+  // Set once `fields` is final (merge_layers): one bit per key's hash. Most lookups ask for a
+  // field the request does not set (a request sets a handful of some forty), and the bits answer
+  // those without comparing a key.
+  void index_fields();
 
   // The first container with a GPU the SDK sends, or null.
   const Container* gpu_container() const;
   const GpuRequest* gpu() const;
   bool any_invalid() const;
+
+ private:
+  std::uint64_t field_bits_ = 0;
+  static std::uint64_t field_bit(std::string_view key) {
+    return key.empty() ? 1 : std::uint64_t{1} << ((key.size() * 7 + static_cast<unsigned char>(key.front()) +
+                                                   static_cast<unsigned char>(key.back()) * 3) & 63);
+  }
 };
 
 }  // namespace sandgate::model
