@@ -45,6 +45,8 @@ class BigUnsigned {
   static constexpr std::size_t k_max_limbs = 40;
   BigUnsigned() = default;
   explicit BigUnsigned(std::uint64_t v);
+  // Becomes `v` in place (no temporary of 164 bytes to copy in).
+  void assign(std::uint64_t v);
   // Reads ASCII digits (leading zeros allowed); nullopt when empty, too long, or any other
   // character is present.
   static std::optional<BigUnsigned> from_decimal(std::string_view digits);
