@@ -24,7 +24,10 @@ namespace {
 // size may be off, which costs a reallocation, never a wrong tree. Brackets and commas inside
 // strings do not count; the text is UTF-8, so no byte of a multi-byte character is one of these.
 // The scan stops where the reader will stop: past the depth or node limit.
-void count_children(std::string_view text, const Limits& limits, std::vector<std::uint32_t>& sizes) {
+// Most records open a few dozen containers: their sizes fit inline, and a record costs no allocation here.
+using ChildCounts = SmallVector<std::uint32_t, 32>;
+
+void count_children(std::string_view text, const Limits& limits, ChildCounts& sizes) {
   struct Open {
     std::uint32_t at;     // index into sizes
     std::uint32_t commas;
@@ -169,12 +172,13 @@ class JsonBuilder {
   LoadNotes& notes_;
   rapidjson::InsituStringStream& stream_;  // read only (its Tell() is not const)
   std::vector<Frame> stack_;
-  std::vector<std::uint32_t> sizes_;  // children of each container, in the order they open
+  ChildCounts sizes_;  // children of each container, in the order they open
   std::size_t opened_ = 0;            // containers opened so far
   Node root_;
   // The values of duplicate keys, read and dropped; a deque, so a frame open on one stays valid
-  // while a duplicate inside it is read.
-  std::deque<Node> dropped_;
+  // while a duplicate inside it is read. Made at the first: an empty std::deque allocates twice,
+  // and nearly every document has no duplicate.
+  std::unique_ptr<std::deque<Node>> dropped_;
   bool has_root_ = false;
   bool limit_hit_ = false;
   // The text is valid UTF-8 without NUL (load_text checked it): only a \u escape can decode to a
@@ -323,7 +327,8 @@ class JsonBuilder {
     f.child_dropped = f.drop_value;
     if (f.drop_value) {
       f.drop_value = false;
-      return dropped_.emplace_back();
+      if (!dropped_) dropped_ = std::make_unique<std::deque<Node>>();
+      return dropped_->emplace_back();
     }
     Member& m = f.node->members.emplace_back();
     m.key = std::move(f.key);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sandgate/node.h"
+#include "sandgate/small_vector.h"
 
 namespace sandgate {
 
@@ -25,7 +26,7 @@ class LineIndex {
  private:
   std::string_view text_;
   Mark origin_;
-  std::vector<std::size_t> starts_;
+  SmallVector<std::size_t, 4> starts_;  // a record of a request stream is one line: no allocation
   // Code points before each block of k_block bytes. A minified 4 MiB document is one line with
   // 100,000 nodes: counting from the line start for every node would be quadratic.
   static constexpr std::size_t k_block = 256;
