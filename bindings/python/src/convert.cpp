@@ -12,6 +12,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "sandgate/small_vector.h"
+
 namespace py = pybind11;
 
 namespace sandgate::python {
@@ -84,7 +86,7 @@ std::string describe(PyObject* o) {
 
 class Converter {
  public:
-  Converter(std::string input, const Limits& limits) : input_(std::move(input)), limits_(limits) { steps_.reserve(16); }
+  Converter(std::string input, const Limits& limits) : input_(std::move(input)), limits_(limits) {}
 
   Converted run(py::handle value, const std::string& base_path) {
     base_ = base_path;
@@ -104,9 +106,12 @@ class Converter {
     std::size_t index = 0;    // an array index
   };
   std::string base_;
-  std::vector<Token> steps_;
+  // Inline for the depths requests have: a converter made per call allocated for both (glibc's
+  // malloc and free, four times a check).
+  using Steps = SmallVector<Token, 16>;
+  Steps steps_;
   std::size_t nodes_ = 0;
-  std::vector<PyObject*> open_;  // containers being converted: their count is the depth
+  SmallVector<PyObject*, 16> open_;  // containers being converted: their count is the depth
   bool stop_ = false;            // a limit was hit: the rest of the value is not read
   Diagnostics diags_;
 
@@ -143,14 +148,14 @@ class Converter {
   // One step further into the value for the lifetime of the scope.
   class Step {
    public:
-    Step(std::vector<Token>& steps, PyObject* key) : steps_(steps) { steps_.push_back(Token{key, 0}); }
-    Step(std::vector<Token>& steps, std::size_t index) : steps_(steps) { steps_.push_back(Token{nullptr, index}); }
+    Step(Steps& steps, PyObject* key) : steps_(steps) { steps_.push_back(Token{key, 0}); }
+    Step(Steps& steps, std::size_t index) : steps_(steps) { steps_.push_back(Token{nullptr, index}); }
     ~Step() { steps_.pop_back(); }
     Step(const Step&) = delete;
     Step& operator=(const Step&) = delete;
 
    private:
-    std::vector<Token>& steps_;
+    Steps& steps_;
   };
 
   // Enters a container: checks for a cycle and the depth limit.
