@@ -88,6 +88,7 @@ std::vector<Cursor> RequestCompiler::parts(std::string_view key) const {
   const MergedField* f = m.field(key);
   if (!f) return out;
   const Node& v = f->member.value;
+  out.reserve(std::min(f->parts.size(), v.is_object() ? v.members.size() : v.items.size()));  // one allocation
   if (v.is_object()) {
     for (std::size_t i = 0; i < v.members.size() && i < f->parts.size(); ++i) {
       out.push_back(Cursor{&v.members[i].value, &v.members[i], f->parts[i].path.written(), f->parts[i].layer, true});
