@@ -848,3 +848,30 @@ TEST(Quantity, canonical_of_a_huge_exact_value_parses_back) {
     }
   }
 }
+
+// Short quantities are computed in one machine word, longer ones (and any that overflow it once
+// the 1024-suffix is applied) exactly in BigUnsigned: values either side of each edge must come
+// out exact, and equal to the same value written another way.
+TEST(Quantity, values_either_side_of_the_one_word_path_are_exact) {
+  struct Case {
+    const char* text;
+    const char* decimal;
+  };
+  for (const Case& c : {Case{"9999999999999999999", "9999999999999999999"},        // 19 digits: one word
+                        Case{"99999999999999999999", "99999999999999999999"},      // 20 digits: BigUnsigned
+                        Case{"17179869183Gi", "18446744072635809792"},            // 2^64 - 2^30: fits
+                        Case{"17179869184Gi", "18446744073709551616"},            // 2^64: overflows the word
+                        Case{"16777216Ei", "19342813113834066795298816"},        // 2^84
+                        Case{"1.5Gi", "1610612736"},                               // fraction digits, then 1024^3
+                        Case{"0.0001024Ki", "0.1048576"},                          // below one unit
+                        Case{"12000", "12000"},                                    // trailing zeros into the exponent
+                        Case{"000", "0"},
+                        Case{"100m", "0.1"}}) {
+    std::optional<Quantity> q = Quantity::parse(c.text);
+    ASSERT_TRUE(q) << c.text;
+    EXPECT_EQ(q->decimal(), c.decimal) << c.text;
+    std::optional<Quantity> plain = Quantity::parse(c.decimal);
+    ASSERT_TRUE(plain) << c.decimal;
+    EXPECT_EQ(*q, *plain) << c.text << " and " << c.decimal;
+  }
+}

@@ -18,15 +18,16 @@
 namespace sandgate::detail {
 namespace {
 
+// Most records open a few dozen containers: their sizes fit inline, and reading one allocates
+// nothing for them.
+using ChildCounts = SmallVector<std::uint32_t, 32>;
+
 // How many children each array and object of `text` holds, in the order they open: one more than
 // the commas directly inside it, or none when nothing is. Read before RapidJSON runs, so each
 // container's vector is made at its size and its children built in place; in malformed text a
 // size may be off, which costs a reallocation, never a wrong tree. Brackets and commas inside
 // strings do not count; the text is UTF-8, so no byte of a multi-byte character is one of these.
 // The scan stops where the reader will stop: past the depth or node limit.
-// Most records open a few dozen containers: their sizes fit inline, and a record costs no allocation here.
-using ChildCounts = SmallVector<std::uint32_t, 32>;
-
 void count_children(std::string_view text, const Limits& limits, ChildCounts& sizes) {
   struct Open {
     std::uint32_t at;     // index into sizes
@@ -172,8 +173,8 @@ class JsonBuilder {
   LoadNotes& notes_;
   rapidjson::InsituStringStream& stream_;  // read only (its Tell() is not const)
   std::vector<Frame> stack_;
-  ChildCounts sizes_;  // children of each container, in the order they open
-  std::size_t opened_ = 0;            // containers opened so far
+  ChildCounts sizes_;         // children of each container, in the order they open
+  std::size_t opened_ = 0;    // containers opened so far
   Node root_;
   // The values of duplicate keys, read and dropped; a deque, so a frame open on one stays valid
   // while a duplicate inside it is read. Made at the first: an empty std::deque allocates twice,

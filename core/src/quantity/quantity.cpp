@@ -305,7 +305,6 @@ std::nullopt_t fail(QuantityError* error, QuantityErrorKind kind, std::string me
 constexpr std::size_t kMaxLength = 64;
 constexpr std::int64_t kMaxExponent = 30;
 
-// The pieces of a well-formed quantity text, before any arithmetic.
 // The mantissa of a quantity whose digits (and 1024-suffix) fit one machine word — "500m", "4Gi",
 // nearly every quantity written — computed there, trailing zeros moved into `exponent`; false for
 // the rest, which take the arbitrary-precision path. The digits are the lexer's: ASCII 0-9 only.
@@ -331,6 +330,7 @@ bool small_mantissa(std::string_view integer, std::string_view fraction, int pow
   return true;
 }
 
+// The pieces of a well-formed quantity text, before any arithmetic.
 struct Lexed {
   std::string_view integer_digits;
   std::string_view fraction_digits;
