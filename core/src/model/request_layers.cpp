@@ -287,6 +287,30 @@ bool prepare_layers(RequestCompiler& c) {
   return usable;
 }
 
+namespace {
+
+// containers= (or SandboxDefaults.containers) does not inherit the single-container fields from
+// SandboxDefaults, and cannot be combined with them as explicit keywords; the SDK compares only
+// the explicit keywords, so single-container fields beside containers in the defaults are
+// dropped, not refused.
+void drop_single_container_fields(RequestCompiler& c) {
+  std::vector<MergedField> kept;
+  for (auto& f : c.m.fields) {
+    if (!is_one_of(f.member.key, k_single_container_fields)) {
+      kept.push_back(std::move(f));
+      continue;
+    }
+    if (f.origin.layer != Layer::defaults) {
+      c.report_at(Code::CONTAINERS_WITH_SINGLE_FIELDS, f.origin,
+                  "\"" + std::string(f.member.input_key()) + "\" is a single-container field, and containers= is set",
+                  "move it into the container it belongs to");
+    }
+  }
+  c.m.fields = std::move(kept);
+}
+
+}  // namespace
+
 void merge_layers(RequestCompiler& c) {
   auto& fields = c.m.fields;
   auto find = [&](std::string_view key) -> MergedField* {
@@ -390,28 +414,8 @@ void merge_layers(RequestCompiler& c) {
       set(mem, std::move(o), existing, is_map, is_list);  // scalars, lists (runner_ids: [] clears) and whole objects (resources, network)
     }
   }
-  if (!containers_layer) {
-    c.m.index_fields();
-    return;
-  }
-  // containers= (or SandboxDefaults.containers) does not inherit the single-container fields from
-  // SandboxDefaults, and cannot be combined with them as explicit keywords; the SDK compares
-  // only the explicit keywords, so single-container fields beside containers in the defaults
-  // are dropped, not refused.
-  std::vector<MergedField> kept;
-  for (auto& f : fields) {
-    if (!is_one_of(f.member.key, k_single_container_fields)) {
-      kept.push_back(std::move(f));
-      continue;
-    }
-    if (f.origin.layer != Layer::defaults) {
-      c.report_at(Code::CONTAINERS_WITH_SINGLE_FIELDS, f.origin,
-                  "\"" + std::string(f.member.input_key()) + "\" is a single-container field, and containers= is set",
-                  "move it into the container it belongs to");
-    }
-  }
-  fields = std::move(kept);
-  c.m.index_fields();
+  if (containers_layer) drop_single_container_fields(c);
+  c.m.index_fields();  // the fields are final
 }
 
 }  // namespace sandgate::model
