@@ -78,13 +78,18 @@ void expect_same_text(const std::vector<std::string>& strings) {
     ours.EndArray();
     theirs.EndArray();
   }
+  ours.Key("a_literal_key");  // the literal overload: no length or escape scan
+  theirs.Key("a_literal_key");
+  ours.String("");
+  theirs.String("");
   ours.EndObject();
   theirs.EndObject();
   ASSERT_EQ(std::string(a.GetString(), a.GetSize()), std::string(b.GetString(), b.GetSize()));
 }
 
 std::vector<std::string> strings_to_write() {
-  std::vector<std::string> out = {"", "a", "plain text of some length", "ünïcödé ✓ 😀", "/annotations/example.com~1owner"};
+  std::vector<std::string> out = {"", "a", "plain text of some length", "ünïcödé ✓ 😀", "/annotations/example.com~1owner",
+                                  "the key \"a\\b\" is quoted\n\tand\r\b\f \x01\x1F end", "\"\"\\\\\n\n"};
   // Each character that needs an escape, and its neighbours, at every position of a 19-byte
   // string (both 8-byte words and the tail), among plain ASCII and among bytes ≥ 0x80.
   for (int c : {0x00, 0x01, 0x0A, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xFF}) {
@@ -102,6 +107,14 @@ std::vector<std::string> strings_to_write() {
 
 TEST(JsonWriters, write_every_string_as_rapidjson_does) {
   auto strings = strings_to_write();
+  for (const auto& s : strings) {  // a string as the whole document, too (no separator, no level)
+    rapidjson::StringBuffer a, b;
+    sandgate::JsonWriter<rapidjson::StringBuffer> ours(a);
+    rapidjson::Writer<rapidjson::StringBuffer> theirs(b);
+    ours.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+    theirs.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+    ASSERT_EQ(std::string(a.GetString(), a.GetSize()), std::string(b.GetString(), b.GetSize()));
+  }
   expect_same_text<sandgate::JsonWriter<rapidjson::StringBuffer>, rapidjson::Writer<rapidjson::StringBuffer>>(strings);
   expect_same_text<sandgate::PrettyJsonWriter<rapidjson::StringBuffer>, rapidjson::PrettyWriter<rapidjson::StringBuffer>>(
       strings);

@@ -1,14 +1,14 @@
-// RapidJSON's Writer and PrettyWriter, with strings that need no escape copied in one go.
+// RapidJSON's Writer and PrettyWriter over a StringBuffer, with strings written in one go.
 //
 // RapidJSON writes a string a character at a time, each looked up in its escape table and
 // transcoded (its SIMD scan is compiled in only with RAPIDJSON_SSE2/SSE42, which also turn on the
-// reader's aligned loads past the end of the text: ASan and valgrind report those). Nearly every
-// string sandgate writes (keys, codes, paths, messages) has nothing to escape, and writing them
-// was half of turning a result into JSON text. A string with something to escape (a control
-// character, `"` or `\`) still goes through RapidJSON's own code, so the output is byte for byte
-// what RapidJSON writes.
+// reader's aligned loads past the end of the text: ASan and valgrind report those), and puts each
+// separator with a call of its own. Writing strings that way was half of turning a result into
+// JSON text. The output here is byte for byte what RapidJSON writes (tests/cpp compares them).
 #pragma once
 
+#include <cassert>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -40,46 +40,118 @@ inline bool needs_no_escape(const char* s, std::size_t n) {
   return true;
 }
 
-template <typename OS>
-void put_quoted(OS& os, const char* s, std::size_t n) {
-  if constexpr (std::is_same_v<OS, rapidjson::StringBuffer>) {
-    char* out = os.Push(n + 2);
-    out[0] = '"';
-    if (n) std::memcpy(out + 1, s, n);
-    out[n + 1] = '"';
-  } else {
-    rapidjson::PutReserve(os, n + 2);
-    rapidjson::PutUnsafe(os, '"');
-    for (std::size_t i = 0; i < n; ++i) rapidjson::PutUnsafe(os, s[i]);
-    rapidjson::PutUnsafe(os, '"');
+// Writes `s` quoted into `out`, which has room for escaped_room(n) characters, escaping exactly
+// as RapidJSON's Writer does (its table: \" \\ \b \t \n \f \r, any other control character as
+// \u00XX in upper-case hex; bytes ≥ 0x80 as they are); returns the end. The runs between escapes
+// are copied in one go: messages quote the values they name, and RapidJSON's own writer, which
+// took them a character at a time, was a fifth of writing a diagnostic.
+inline constexpr std::size_t escaped_room(std::size_t n) { return n * 6 + 2; }
+inline char* put_escaped(char* out, const char* s, std::size_t n) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  *out++ = '"';
+  std::size_t run = 0;  // start of the characters not yet copied
+  for (std::size_t i = 0; i < n; ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    std::memcpy(out, s + run, i - run);
+    out += i - run;
+    run = i + 1;
+    *out++ = '\\';
+    switch (c) {
+      case '"': *out++ = '"'; break;
+      case '\\': *out++ = '\\'; break;
+      case '\b': *out++ = 'b'; break;
+      case '\t': *out++ = 't'; break;
+      case '\n': *out++ = 'n'; break;
+      case '\f': *out++ = 'f'; break;
+      case '\r': *out++ = 'r'; break;
+      default:
+        *out++ = 'u';
+        *out++ = '0';
+        *out++ = '0';
+        *out++ = hex[c >> 4];
+        *out++ = hex[c & 15];
+    }
   }
+  std::memcpy(out, s + run, n - run);
+  out += n - run;
+  *out++ = '"';
+  return out;
 }
 
 }  // namespace json_detail
 
-// RapidJSON's writer `Base` with the one-go copy; `Pretty` says which RapidJSON String it stands
-// for (PrettyWriter's writes its own prefix and does not end the value).
+// RapidJSON's writer `Base` over a StringBuffer, with strings written in one reservation: the
+// separator RapidJSON's Prefix would put, then the quoted string, copied in one go when nothing
+// needs escaping (nearly every key, code, path and message) and escaped in runs otherwise. Keys
+// written as literals (the field names) skip the length and escape scans. `Pretty` says which
+// RapidJSON writer `Base` is (PrettyWriter's prefix is its own: indentation).
 template <typename Base, bool Pretty>
 class FastStringWriter : public Base {
  public:
   using Base::Base;
-  bool String(const char* s, rapidjson::SizeType n, bool copy = false) {
-    if (!json_detail::needs_no_escape(s, n)) return Base::String(s, n, copy);
+  bool String(const char* s, rapidjson::SizeType n, bool = false) {
+    if (json_detail::needs_no_escape(s, n)) {
+      put_plain(s, n);
+    } else {
+      const char sep = separator();
+      rapidjson::StringBuffer& os = *this->os_;
+      const std::size_t room = (sep ? 1 : 0) + json_detail::escaped_room(n);
+      char* const start = os.Push(room);
+      char* out = start;
+      if (sep) *out++ = sep;
+      out = json_detail::put_escaped(out, s, n);
+      os.Pop(room - static_cast<std::size_t>(out - start));
+    }
+    return end_value();
+  }
+  bool String(const char* s) { return String(s, static_cast<rapidjson::SizeType>(std::strlen(s))); }
+  bool Key(const char* s, rapidjson::SizeType n, bool copy = false) { return String(s, n, copy); }
+  // A key written as a literal: sandgate's own field names, which never need escaping.
+  template <std::size_t N>
+  bool Key(const char (&s)[N]) {
+    assert(json_detail::needs_no_escape(s, N - 1) && std::strlen(s) == N - 1);
+    put_plain(s, N - 1);
+    return end_value();
+  }
+
+ private:
+  using Level = typename Base::Level;
+
+  void put_plain(const char* s, std::size_t n) {
+    const char sep = separator();
+    char* out = this->os_->Push((sep ? 1 : 0) + n + 2);
+    if (sep) *out++ = sep;
+    *out++ = '"';
+    if (n) std::memcpy(out, s, n);
+    out[n] = '"';
+  }
+
+  // RapidJSON's Prefix for a string, but returning the separator to write (or 0) instead of
+  // putting it in a call of its own. PrettyWriter writes its prefix itself (new lines, indent).
+  char separator() {
     if constexpr (Pretty) {
       this->PrettyPrefix(rapidjson::kStringType);
+      return 0;
     } else {
-      this->Prefix(rapidjson::kStringType);
+      if (this->level_stack_.GetSize() == 0) {
+        this->hasRoot_ = true;
+        return 0;
+      }
+      Level* level = this->level_stack_.template Top<Level>();
+      const std::size_t count = level->valueCount++;
+      if (count == 0) return 0;
+      return level->inArray || count % 2 == 0 ? ',' : ':';
     }
-    json_detail::put_quoted(*this->os_, s, n);
+  }
+
+  bool end_value() {
     if constexpr (Pretty) {
-      return true;
+      return true;  // PrettyWriter::String does not end the value either
     } else {
       return this->EndValue(true);
     }
   }
-  bool String(const char* s) { return String(s, static_cast<rapidjson::SizeType>(std::strlen(s))); }
-  bool Key(const char* s, rapidjson::SizeType n, bool copy = false) { return String(s, n, copy); }
-  bool Key(const char* s) { return String(s); }
 };
 
 template <typename OS>
