@@ -7,7 +7,6 @@
 // JSON text. The output here is byte for byte what RapidJSON writes (tests/cpp compares them).
 #pragma once
 
-#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -79,6 +78,22 @@ inline char* put_escaped(char* out, const char* s, std::size_t n) {
   return out;
 }
 
+// A key given as a string literal. The constructor runs when the code compiles (consteval): a
+// pointer or a runtime array does not compile, and neither does a literal with a character that
+// would need escaping or an embedded NUL, so the writer may copy it as it is.
+struct KeyName {
+  template <std::size_t N>
+  consteval KeyName(const char (&s)[N]) : data(s), size(N - 1) {  // NOLINT: converts implicitly
+    for (std::size_t i = 0; i < size; ++i) {
+      auto c = static_cast<unsigned char>(s[i]);
+      if (c < 0x20 || c == '"' || c == '\\') throw "a key literal must need no escape";
+    }
+    if (s[size] != '\0') throw "a key literal ends with its NUL";
+  }
+  const char* data;
+  std::size_t size;
+};
+
 }  // namespace json_detail
 
 // RapidJSON's writer `Base` over a StringBuffer, with strings written in one reservation: the
@@ -107,11 +122,10 @@ class FastStringWriter : public Base {
   }
   bool String(const char* s) { return String(s, static_cast<rapidjson::SizeType>(std::strlen(s))); }
   bool Key(const char* s, rapidjson::SizeType n, bool copy = false) { return String(s, n, copy); }
-  // A key written as a literal: sandgate's own field names, which never need escaping.
-  template <std::size_t N>
-  bool Key(const char (&s)[N]) {
-    assert(json_detail::needs_no_escape(s, N - 1) && std::strlen(s) == N - 1);
-    put_plain(s, N - 1);
+  // A key written as a literal (sandgate's own field names): its length and that it needs no
+  // escape are known when it compiles.
+  bool Key(json_detail::KeyName k) {
+    put_plain(k.data, k.size);
     return end_value();
   }
 
