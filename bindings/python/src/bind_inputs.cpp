@@ -104,8 +104,6 @@ T* optional_arg(py::handle h, const char* name, const char* class_name) {
   return h.cast<T*>();
 }
 
-// Each layer document is made for one call (sandgate._inputs.layer): its tree moves into the
-// compiled request instead of being copied (the copy was a tenth of a check).
 // The engine of this thread's last check, made again only when the loaded policy, runners or org
 // change: checks in a loop pass the same ones, and making an Engine (its inputs, a copy of the org
 // model, three heap blocks, freed with the result) was 2 % of a small check. It keeps those inputs
@@ -131,6 +129,8 @@ const Engine& engine_for(const LoadedPolicy* policy, const LoadedRunners* runner
   return *last.engine;
 }
 
+// Each layer document is made for one call (sandgate._inputs.layer): its tree moves into the
+// compiled request instead of being copied (the copy was a tenth of a check).
 CheckResult check(InputDocument& sandbox, InputDocument* defaults, InputDocument* overrides,
                   const LoadedPolicy* policy, const LoadedRunners* runners, const LoadedOrg* org,
                   const std::string& client, const std::string& placement) {
