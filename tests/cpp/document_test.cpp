@@ -50,6 +50,29 @@ TEST(YamlTyping, integer_overflow_keeps_the_exact_text) {
   EXPECT_EQ(n->text, "99999999999999999999");
 }
 
+// An integer past int64 is equal to the same value however it is written: YAML 1.1's octal, hex or
+// underscores and the decimal JSON writes (fuzz_sandbox: a resolved `request_timeout_seconds`
+// written as octal, sent again as the decimal the JSON output holds, compared unequal).
+TEST(YamlTyping, integers_past_int64_are_equal_by_value_not_by_spelling) {
+  // 2^75 − 1 as octal, hex, underscored decimal and plain decimal; 2^75 as a different value.
+  Document y = yaml("octal: 07777777777777777777777777\nhex: 0x7FFFFFFFFFFFFFFFFFF\nunderscored: 37_778_931_862_957_161_709_567\n");
+  Document j = json("{\"octal\": 37778931862957161709567, \"next\": 37778931862957161709568, \"max\": 9223372036854775807}");
+  ASSERT_TRUE(y.loaded && j.loaded);
+  const Node& value = *j.root.find("octal");
+  ASSERT_TRUE(value.int_overflow);
+  for (const char* key : {"octal", "hex", "underscored"}) {
+    ASSERT_TRUE(y.root.find(key)->int_overflow) << key;
+    EXPECT_TRUE(*y.root.find(key) == value) << key;
+    EXPECT_TRUE(value == *y.root.find(key)) << key;
+    EXPECT_FALSE(*y.root.find(key) == *j.root.find("next")) << key;
+  }
+  // int64's largest value is not a value past it, though the clamped `integer`s agree.
+  const Node& max = *j.root.find("max");
+  ASSERT_FALSE(max.int_overflow);
+  EXPECT_FALSE(max == value);
+  EXPECT_FALSE(value == max);
+}
+
 TEST(YamlTyping, null_words_and_empty_values_are_null) {
   Document d = yaml("a: ~\nb: null\nc:\n");
   ASSERT_TRUE(d.loaded);

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "sandgate/node.h"
+#include "util/integer_literal.h"
 
 namespace sandgate {
 
@@ -140,6 +141,16 @@ Node& Node::add(std::string key, Node value) {
   return m.value;
 }
 
+namespace {
+// Two literals of integers outside int64 name the same value: their exact decimals are equal (or,
+// for a text that is no integer literal, the texts are).
+bool same_literal_value(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  std::string da = integer_literal_decimal(a), db = integer_literal_decimal(b);
+  return !da.empty() && da == db;
+}
+}  // namespace
+
 bool Node::operator==(const Node& other) const {
   if (kind != other.kind) {
     // 2 and 2.0 are the same JSON value.
@@ -154,7 +165,10 @@ bool Node::operator==(const Node& other) const {
     case NodeKind::null: return true;
     case NodeKind::boolean: return boolean == other.boolean;
     case NodeKind::integer:
-      return integer == other.integer && (!int_overflow || text == other.text);
+      // Outside int64 the value is the literal's (clamped `integer`s say nothing): the same value
+      // may be written two ways (YAML 1.1's 020 octal, 0x…, 1_000, and the decimal JSON writes).
+      if (int_overflow || other.int_overflow) return int_overflow == other.int_overflow && same_literal_value(text, other.text);
+      return integer == other.integer;
     case NodeKind::number: return number == other.number;
     case NodeKind::string: return text == other.text;
     case NodeKind::array: return items == other.items;
