@@ -143,6 +143,8 @@ TEST(JsonWriters, find_what_needs_an_escape_in_any_lane) {
         std::string s(n, '\xE2');
         s[at] = c;
         EXPECT_FALSE(sandgate::json_detail::needs_no_escape(s.data(), s.size())) << n << " " << at << " " << int(c);
+        // The escape path copies this prefix unread: it must end at or before the escape.
+        EXPECT_LE(sandgate::json_detail::plain_prefix(s.data(), s.size()), at) << n << " " << at << " " << int(c);
       }
       std::string fine(n, ' ');
       fine[at] = '\x7F';

@@ -17,9 +17,11 @@ namespace sandgate {
 namespace json_detail {
 
 // RapidJSON's escape table, without kWriteValidateEncodingFlag (bytes ≥ 0x80 are copied as they
-// are): a control character, `"` or `\`. Eight bytes at a time: the word tests say exactly
-// whether some byte matches (a borrow may flag a further lane, never a word without a match).
-inline bool needs_no_escape(const char* s, std::size_t n) {
+// are): a control character, `"` or `\`. How many bytes at the start of `s` need no escape: `n`
+// when none does; otherwise at most the position of the first that does (the start of its 8-byte
+// word). Eight bytes at a time: the word tests say exactly whether some byte matches (a borrow may
+// flag a further lane, never a word without a match).
+inline std::size_t plain_prefix(const char* s, std::size_t n) {
   constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
   auto has_zero = [](std::uint64_t v) { return ((v - ones) & ~v & highs) != 0; };
   std::size_t i = 0;
@@ -28,27 +30,30 @@ inline bool needs_no_escape(const char* s, std::size_t n) {
     std::memcpy(&w, s + i, 8);
     // Bytes below 0x20 (only lanes without the high bit can be), `"` and `\`.
     if ((((w - 0x20 * ones) & ~w & highs) != 0) || has_zero(w ^ (0x22 * ones)) || has_zero(w ^ (0x5C * ones))) {
-      return false;
+      return i;
     }
   }
   for (; i < n; ++i) {
     auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x20 || c == '"' || c == '\\') return false;
+    if (c < 0x20 || c == '"' || c == '\\') return i;
   }
-  return true;
+  return n;
 }
+
+inline bool needs_no_escape(const char* s, std::size_t n) { return plain_prefix(s, n) == n; }
 
 // Writes `s` quoted into `out`, which has room for escaped_room(n) characters, escaping exactly
 // as RapidJSON's Writer does (its table: \" \\ \b \t \n \f \r, any other control character as
-// \u00XX in upper-case hex; bytes ≥ 0x80 as they are); returns the end. The runs between escapes
-// are copied in one go: messages quote the values they name, and RapidJSON's own writer, which
-// took them a character at a time, was a fifth of writing a diagnostic.
+// \u00XX in upper-case hex; bytes ≥ 0x80 as they are); returns the end. The first `plain` bytes
+// are known to need no escape (plain_prefix), and the runs between escapes are copied in one go:
+// messages quote the values they name, and RapidJSON's own writer, which took them a character at
+// a time, was a fifth of writing a diagnostic.
 inline constexpr std::size_t escaped_room(std::size_t n) { return n * 6 + 2; }
-inline char* put_escaped(char* out, const char* s, std::size_t n) {
+inline char* put_escaped(char* out, const char* s, std::size_t n, std::size_t plain) {
   static constexpr char hex[] = "0123456789ABCDEF";
   *out++ = '"';
   std::size_t run = 0;  // start of the characters not yet copied
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = plain; i < n; ++i) {
     auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x20 && c != '"' && c != '\\') continue;
     std::memcpy(out, s + run, i - run);
@@ -105,7 +110,8 @@ class FastStringWriter : public Base {
  public:
   using Base::Base;
   bool String(const char* s, rapidjson::SizeType n, bool = false) {
-    if (json_detail::needs_no_escape(s, n)) {
+    const std::size_t plain = json_detail::plain_prefix(s, n);
+    if (plain == n) {
       put_plain(s, n);
     } else {
       const char sep = separator();
@@ -114,7 +120,7 @@ class FastStringWriter : public Base {
       char* const start = os.Push(room);
       char* out = start;
       if (sep) *out++ = sep;
-      out = json_detail::put_escaped(out, s, n);
+      out = json_detail::put_escaped(out, s, n, plain);
       os.Pop(room - static_cast<std::size_t>(out - start));
     }
     return end_value();
