@@ -216,15 +216,15 @@ void pointer_append(std::string& path, std::string_view token) {
     path.append(token);
     return;
   }
-  for (char c : token) {
-    if (c == '~') {
-      path += "~0";
-    } else if (c == '/') {
-      path += "~1";
-    } else {
-      path += c;
-    }
+  // Annotation keys ("slurm.coreweave.com/partition") do: the runs between escapes go in one go.
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < token.size(); ++i) {
+    if (token[i] != '~' && token[i] != '/') continue;
+    path.append(token.data() + run, i - run);
+    path += token[i] == '~' ? "~0" : "~1";
+    run = i + 1;
   }
+  path.append(token.data() + run, token.size() - run);
 }
 
 std::string pointer_join(std::string_view base, std::string_view token) {

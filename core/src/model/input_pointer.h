@@ -64,7 +64,12 @@ class InputPointer {
   // A written pointer has no walk, a deferred one no text (an empty walk from "" is "" either way).
   std::string str() const {
     if (base_.empty() && n_ == 0) return text_;
-    std::string out(base_);
+    // Made in one allocation: appended step by step, a pointer past the inline buffer grew twice.
+    std::size_t size = base_.size();
+    for (std::size_t i = 0; i < n_; ++i) size += 1 + ((steps_[i] & 1) ? 20 : reinterpret_cast<const Member*>(steps_[i])->input_key().size());
+    std::string out;
+    out.reserve(size);  // a token with "~" or "/" to escape may add another
+    out.append(base_);
     for (std::size_t i = 0; i < n_; ++i) append(out, steps_[i]);
     return out;
   }

@@ -59,8 +59,9 @@ bool is_one_of(std::string_view key, const auto& list) {
 constexpr Layer k_layers[] = {Layer::defaults, Layer::sandbox, Layer::function};
 std::size_t index(Layer l) { return static_cast<std::size_t>(l); }
 
-Origin member_origin(const Member& m, const std::string& path, Layer layer) {
-  return {path, m.value.mark.known() ? m.value.mark : m.key_mark, m.key_mark, layer};
+// `path` empty: a field's, which defer_origins sets once the merge is done.
+Origin member_origin(const Member& m, Layer layer, std::string path = {}) {
+  return {std::move(path), m.value.mark.known() ? m.value.mark : m.key_mark, m.key_mark, layer};
 }
 
 }  // namespace
@@ -77,10 +78,14 @@ void apply_client(Diagnostic& d, Client client) {
 
 Cursor RequestCompiler::root() const { return Cursor{nullptr, nullptr, "", Layer::sandbox}; }
 
+// A merged field's cursor starts at the request's root and takes one step, onto the field's
+// member, so its pointer (the key as its layer spelled it) is written only when asked for.
 Cursor RequestCompiler::field(std::string_view key) const {
   const MergedField* f = m.field(key);
   if (!f) return {};
-  return Cursor{&f->member.value, &f->member, f->origin.path.written(), f->origin.layer, true};
+  Cursor c{&f->member.value, &f->member, "", f->origin.layer, true};
+  c.steps.push_back({&f->member, 0});
+  return c;
 }
 
 std::vector<Cursor> RequestCompiler::parts(std::string_view key) const {
@@ -301,12 +306,28 @@ void drop_single_container_fields(RequestCompiler& c) {
       continue;
     }
     if (f.origin.layer != Layer::defaults) {
-      c.report_at(Code::CONTAINERS_WITH_SINGLE_FIELDS, f.origin,
+      Origin at = f.origin;
+      at.path = pointer_join("", f.member.input_key());  // dropped: defer_origins never sees it
+      c.report_at(Code::CONTAINERS_WITH_SINGLE_FIELDS, at,
                   "\"" + std::string(f.member.input_key()) + "\" is a single-container field, and containers= is set",
                   "move it into the container it belongs to");
     }
   }
   c.m.fields = std::move(kept);
+}
+
+// The merged fields are final and stay where they are for the request's life: each field's
+// origin becomes a one-step walk from the request's root onto its member (input_pointer.h),
+// written only for a diagnostic that names it. Written during the merge, every field made a
+// string, a heap block past 15 characters ("/container_image"), and most are never read. The
+// entries of maps and lists keep the pointers the merge writes: diagnostics name them often, and
+// a written pointer is cheaper to copy than a two-step walk with escapes ("/annotations/
+// slurm.coreweave.com~1partition") is to write each time.
+void defer_origins(RequestModel& m) {
+  for (MergedField& f : m.fields) {
+    const Cursor::Step step{&f.member, 0};
+    f.origin.path = InputPointer::deferred("", &step, 1);
+  }
 }
 
 }  // namespace
@@ -324,19 +345,25 @@ void merge_layers(RequestCompiler& c) {
   // find(mem.key), looked up once by the caller.
   auto set = [&](Member& mem, Origin&& origin, MergedField* existing, bool map, bool list) {
     MergedField* f = existing;
-    if (f && mem.key == "volumes") c.replaced_volumes.push_back(std::move(*f));
+    if (f && mem.key == "volumes") {
+      MergedField& replaced = c.replaced_volumes.emplace_back(std::move(*f));
+      replaced.origin.path = pointer_join("", replaced.member.input_key());  // read_volumes starts there
+    }
     if (!f) f = &fields.emplace_back();
     f->member = std::move(mem);
     f->origin = std::move(origin);
     f->parts.clear();
-    const Origin& o = f->origin;
+    const Layer layer = f->origin.layer;
     const Node& v = f->member.value;
-    if (map && v.is_object()) {
-      f->parts.reserve(v.members.size());
-      for (const auto& e : v.members) f->parts.push_back(member_origin(e, pointer_join(o.path.written(), e.input_key()), o.layer));
-    } else if (list && v.is_array()) {
-      f->parts.reserve(v.items.size());
-      for (std::size_t i = 0; i < v.items.size(); ++i) f->parts.push_back({pointer_join(o.path.written(), i), v.items[i].mark, {}, o.layer});
+    if ((map && v.is_object()) || (list && v.is_array())) {
+      const std::string at = pointer_join("", f->member.input_key());
+      if (v.is_object()) {
+        f->parts.reserve(v.members.size());
+        for (const auto& e : v.members) f->parts.push_back(member_origin(e, layer, pointer_join(at, e.input_key())));
+      } else {
+        f->parts.reserve(v.items.size());
+        for (std::size_t i = 0; i < v.items.size(); ++i) f->parts.push_back({pointer_join(at, i), v.items[i].mark, {}, layer});
+      }
     }
   };
 
@@ -348,18 +375,19 @@ void merge_layers(RequestCompiler& c) {
     if (!c.docs[index(layer)]) continue;
     for (auto& mem : c.prepared[index(layer)].members) {
       Node& v = mem.value;
-      Origin o = member_origin(mem, pointer_join("", mem.input_key()), layer);
+      Origin o = member_origin(mem, layer);
       if (mem.key == "containers" && layer == Layer::defaults) {
         // RemoteFunction builds its sandbox with defaults.with_overrides(containers=None): the
         // session's containers (checked by from_dict, above) never reach a function's sandbox.
         // Elsewhere an empty list is not None: Sandbox's _validate_containers refuses it.
         if (c.docs[index(Layer::function)]) {
+          c.dropped_containers_path = pointer_join("", mem.input_key());  // never merged: written now
           Origin at_key = o;
+          at_key.path = c.dropped_containers_path;
           if (at_key.key_mark.known()) at_key.mark = at_key.key_mark;
           c.report_at(Code::CONTAINERS_DROPPED_BY_FUNCTION, at_key,
                       "@session.function drops SandboxDefaults.containers: the function's sandbox has one container",
                       "set the function's container with container_image and resources");
-          c.dropped_containers_path = o.path;
           c.dropped_containers = Cursor{&mem.value, &mem, c.dropped_containers_path, layer};
           continue;
         }
@@ -380,8 +408,9 @@ void merge_layers(RequestCompiler& c) {
           map.members.reserve(map.members.size() + v.members.size());
           std::unordered_map<std::string_view, std::size_t> at;
           for (std::size_t i = 0; i < map.members.size(); ++i) at.emplace(map.members[i].key, i);
+          const std::string at_map = pointer_join("", mem.input_key());
           for (auto& e : v.members) {
-            Origin eo = member_origin(e, pointer_join(o.path.written(), e.input_key()), layer);
+            Origin eo = member_origin(e, layer, pointer_join(at_map, e.input_key()));
             if (auto it = at.find(e.key); it != at.end()) {
               // The key stays (it is the same, and `at` views it); the rest is the later layer's.
               Member& kept = map.members[it->second];
@@ -401,8 +430,9 @@ void merge_layers(RequestCompiler& c) {
       if (is_list) {
         // Earlier layers first, then later ones, duplicates kept as the SDK sends them.
         if (existing && existing->member.value.is_array() && v.is_array()) {
+          const std::string at_list = pointer_join("", mem.input_key());
           for (std::size_t i = 0; i < v.items.size(); ++i) {
-            existing->parts.push_back({pointer_join(o.path.written(), i), v.items[i].mark, {}, layer});
+            existing->parts.push_back({pointer_join(at_list, i), v.items[i].mark, {}, layer});
             existing->member.value.items.push_back(std::move(v.items[i]));
           }
         } else {
@@ -415,6 +445,7 @@ void merge_layers(RequestCompiler& c) {
     }
   }
   if (containers_layer) drop_single_container_fields(c);
+  defer_origins(c.m);
   c.m.index_fields();  // the fields are final
 }
 
