@@ -21,5 +21,8 @@ namespace sandgate {
 // object with a duplicate key, a number beyond the double range, or comes within half of any of
 // `limits` (nesting, nodes, bytes): the converter's own counting decides what happens near them.
 std::optional<Node> node_from_json_value(std::string text, const Limits& limits = Limits{});
+// The same over `size` bytes at `data`, followed by a NUL, parsed in place: a binding that reads
+// the text into a buffer it keeps between calls (its contents are overwritten).
+std::optional<Node> node_from_json_in_place(char* data, std::size_t size, const Limits& limits = Limits{});
 
 }  // namespace sandgate

@@ -153,12 +153,17 @@ class TreeReader {
 }  // namespace
 
 std::optional<Node> node_from_json_value(std::string text, const Limits& limits) {
+  return node_from_json_in_place(text.data(), text.size(), limits);
+}
+
+std::optional<Node> node_from_json_in_place(char* data, std::size_t size, const Limits& limits) {
+  const std::string_view text(data, size);
   // The converter counts the bytes of strings and keys; the text is never shorter than those.
   if (text.size() > limits.max_bytes / 2) return std::nullopt;
   bool is_nul = false;
   if (find_invalid_utf8(text, is_nul) != std::string_view::npos) return std::nullopt;
   // Before the parse: decoding in place overwrites the escapes.
-  TreeReader reader(limits, text.find("\\u") != std::string::npos);
+  TreeReader reader(limits, text.find("\\u") != std::string_view::npos);
   // Full precision: a double comes back exactly as the value's own (JSON.stringify writes the
   // shortest text that reads back as it). Iterative: no recursion, however the text nests. The
   // DOM's values and the parser's stack start in buffers here; only a large value takes memory
@@ -169,7 +174,7 @@ std::optional<Node> node_from_json_value(std::string text, const Limits& limits)
   Pool value_pool(values, sizeof values), stack_pool(stack, sizeof stack);
   try {
     rapidjson::GenericDocument<rapidjson::UTF8<>, Pool, Pool> doc(&value_pool, sizeof stack / 2, &stack_pool);
-    if (doc.ParseInsitu<k_flags>(text.data()).HasParseError()) return std::nullopt;
+    if (doc.ParseInsitu<k_flags>(data).HasParseError()) return std::nullopt;
     Node root;
     if (!reader.read(doc, root, 0)) return std::nullopt;
     return root;
