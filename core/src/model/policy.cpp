@@ -42,6 +42,12 @@ using model::PortSpans;
 
 model::Origin origin(const Cursor& c) { return model::origin_of(c); }
 
+// A field the policy does not write keeps the model's empty origin: most policies leave most
+// fields out, and an absent cursor's origin, made and moved into place, is that same empty one.
+void set_origin(model::Origin& o, const Cursor& c) {
+  if (c) o = origin(c);
+}
+
 void read_quantity(const Cursor& c, model::PolicyQuantity& q, DiagnosticSink& sink) {
   if (!c || !c.node->is_string()) return;
   q.text = c.node->text;
@@ -153,9 +159,9 @@ void build_model(const Cursor& root, model::PolicyModel& m, DiagnosticSink& sink
   m.display_name = root["display_name"].str();
   if (Cursor base = root["base"]; base && base.node->is_object()) {
     m.base = base.node;
-    m.base_origin = origin(base);
+    set_origin(m.base_origin, base);
     m.scheduler_name = base["spec"]["schedulerName"].str();
-    m.scheduler_name_origin = origin(base["spec"]["schedulerName"]);
+    set_origin(m.scheduler_name_origin, base["spec"]["schedulerName"]);
     if (Cursor ann = base["metadata"]["annotations"]; ann && ann.node->is_object()) {
       for (const auto& a : ann.node->members) {
         if (a.value.is_string()) m.base_annotations.push_back({a.key, a.value.text, origin(ann.member_of(a))});
@@ -182,13 +188,13 @@ void build_model(const Cursor& root, model::PolicyModel& m, DiagnosticSink& sink
   read_quantity(res["memory_ceiling"], m.memory_ceiling, sink);
   if (Cursor g = res["max_gpu_count"]; g.is_int() && g.node->integer >= 0) {
     m.max_gpu_count = g.node->integer;
-    m.max_gpu_count_origin = origin(g);
+    set_origin(m.max_gpu_count_origin, g);
   }
   m.require_limits = res["require_limits"].boolean();
-  m.require_limits_origin = origin(res["require_limits"]);
+  set_origin(m.require_limits_origin, res["require_limits"]);
 
   m.allowed_registries = c["image"]["allowed_registries"].strings();
-  m.allowed_registries_origin = origin(c["image"]["allowed_registries"]);
+  set_origin(m.allowed_registries_origin, c["image"]["allowed_registries"]);
   std::vector<std::string> children;
   for (const auto& r : m.allowed_registries) {
     m.registry_prefixes.push_back(registry_prefix(r));
@@ -200,47 +206,47 @@ void build_model(const Cursor& root, model::PolicyModel& m, DiagnosticSink& sink
   std::sort(m.registry_sorted.begin(), m.registry_sorted.end());
   m.registry_children = PrefixSet(children);
   m.allowed_images = c["image"]["allowed_images"].strings();
-  m.allowed_images_origin = origin(c["image"]["allowed_images"]);
+  set_origin(m.allowed_images_origin, c["image"]["allowed_images"]);
   for (const auto& e : m.allowed_images) m.image_entries.push_back(parse_image(e));
   m.images_sorted = m.image_entries;
   std::sort(m.images_sorted.begin(), m.images_sorted.end(), [](const ImageRef& a, const ImageRef& b) { return a.repository < b.repository; });
 
   Cursor net = c["network"];
   m.allowed_egress = read_rules(net["allowed_egress"]);
-  m.allowed_egress_origin = origin(net["allowed_egress"]);
+  set_origin(m.allowed_egress_origin, net["allowed_egress"]);
   m.default_egress = read_rules(net["default_egress"]);
   m.egress_envelope.build(m.allowed_egress);
   m.allowed_ingress = read_rules(net["allowed_ingress"]);
   m.ingress_envelope.build(m.allowed_ingress);
-  m.allowed_ingress_origin = origin(net["allowed_ingress"]);
+  set_origin(m.allowed_ingress_origin, net["allowed_ingress"]);
   m.default_ingress = read_rules(net["default_ingress"]);
   m.deny_hostname_rules = net["deny_https_hostname_rules"].boolean();
-  m.deny_hostname_rules_origin = origin(net["deny_https_hostname_rules"]);
+  set_origin(m.deny_hostname_rules_origin, net["deny_https_hostname_rules"]);
   m.dns_egress = net["dns_egress"].str();
 
   Cursor sec = c["security"];
   m.allow_privileged = sec["allow_privileged"].boolean();
-  m.allow_privileged_origin = origin(sec["allow_privileged"]);
+  set_origin(m.allow_privileged_origin, sec["allow_privileged"]);
   m.allowed_capabilities = sec["allowed_capabilities"].strings();
-  m.allowed_capabilities_origin = origin(sec["allowed_capabilities"]);
+  set_origin(m.allowed_capabilities_origin, sec["allowed_capabilities"]);
   for (const auto& cap : m.allowed_capabilities) m.capability_names.push_back(capability_name(cap));
   std::sort(m.capability_names.begin(), m.capability_names.end());
   m.allowed_seccomp_profiles = sec["allowed_seccomp_profiles"].strings();
-  m.allowed_seccomp_profiles_origin = origin(sec["allowed_seccomp_profiles"]);
+  set_origin(m.allowed_seccomp_profiles_origin, sec["allowed_seccomp_profiles"]);
   m.seccomp_sorted = m.allowed_seccomp_profiles;
   std::sort(m.seccomp_sorted.begin(), m.seccomp_sorted.end());
   m.allowed_runtime_classes = sec["allowed_runtime_classes"].strings();
-  m.allowed_runtime_classes_origin = origin(sec["allowed_runtime_classes"]);
+  set_origin(m.allowed_runtime_classes_origin, sec["allowed_runtime_classes"]);
   m.default_cpu_runtime_class = sec["default_cpu_runtime_class"].str();
-  m.default_cpu_runtime_class_origin = origin(sec["default_cpu_runtime_class"]);
+  set_origin(m.default_cpu_runtime_class_origin, sec["default_cpu_runtime_class"]);
   m.default_gpu_runtime_class = sec["default_gpu_runtime_class"].str();
-  m.default_gpu_runtime_class_origin = origin(sec["default_gpu_runtime_class"]);
+  set_origin(m.default_gpu_runtime_class_origin, sec["default_gpu_runtime_class"]);
 
   m.allowed_instance_types = c["instance"]["allowed_instance_types"].strings();
-  m.allowed_instance_types_origin = origin(c["instance"]["allowed_instance_types"]);
+  set_origin(m.allowed_instance_types_origin, c["instance"]["allowed_instance_types"]);
   if (Cursor l = c["lifecycle"]["default_lifetime_seconds"]; l.is_int() && l.node->integer >= 0 && l.node->integer <= 2592000) {
     m.default_lifetime_seconds = l.node->integer;
-    m.default_lifetime_seconds_origin = origin(l);
+    set_origin(m.default_lifetime_seconds_origin, l);
   }
   Cursor denied = c["metadata"]["denied_annotation_prefixes"];
   for (std::size_t i = 0; i < denied.size(); ++i) {
@@ -251,10 +257,10 @@ void build_model(const Cursor& root, model::PolicyModel& m, DiagnosticSink& sink
   m.denied_prefix_set = PrefixSet(m.denied_annotation_prefixes);
   if (Cursor n = c["metadata"]["max_annotation_count"]; n.is_int() && n.node->integer >= 0) {
     m.max_annotation_count = n.node->integer;
-    m.max_annotation_count_origin = origin(n);
+    set_origin(m.max_annotation_count_origin, n);
   }
   m.allowed_media = c["volumes"]["allowed_media"].strings();
-  m.allowed_media_origin = origin(c["volumes"]["allowed_media"]);
+  set_origin(m.allowed_media_origin, c["volumes"]["allowed_media"]);
   if (!m.allowed_media.empty()) {
     auto has = [&](std::string_view v) { return std::find(m.allowed_media.begin(), m.allowed_media.end(), v) != m.allowed_media.end(); };
     m.allows_disk = has("STORAGE_MEDIUM_DISK") || has("STORAGE_MEDIUM_UNSPECIFIED");
