@@ -48,6 +48,21 @@ void set_origin(model::Origin& o, const Cursor& c) {
   if (c) o = origin(c);
 }
 
+// A field's value and its origin from one lookup (each lookup scans its object and copies the
+// cursor's path).
+std::vector<std::string> strings_at(const Cursor& c, model::Origin& o) {
+  set_origin(o, c);
+  return c.strings();
+}
+std::string str_at(const Cursor& c, model::Origin& o) {
+  set_origin(o, c);
+  return c.str();
+}
+bool boolean_at(const Cursor& c, model::Origin& o) {
+  set_origin(o, c);
+  return c.boolean();
+}
+
 void read_quantity(const Cursor& c, model::PolicyQuantity& q, DiagnosticSink& sink) {
   if (!c || !c.node->is_string()) return;
   q.text = c.node->text;
@@ -136,7 +151,7 @@ namespace {
 std::vector<model::NetRule> read_rules(const Cursor& c) {
   std::vector<model::NetRule> out;
   for (std::size_t i = 0; i < c.size(); ++i) {
-    if (c.at(i).node->is_object()) out.push_back(model::read_net_rule(c.at(i)));
+    if (Cursor rule = c.at(i); rule.node->is_object()) out.push_back(model::read_net_rule(rule));
   }
   return out;
 }
@@ -160,8 +175,7 @@ void build_model(const Cursor& root, model::PolicyModel& m, DiagnosticSink& sink
   if (Cursor base = root["base"]; base && base.node->is_object()) {
     m.base = base.node;
     set_origin(m.base_origin, base);
-    m.scheduler_name = base["spec"]["schedulerName"].str();
-    set_origin(m.scheduler_name_origin, base["spec"]["schedulerName"]);
+    m.scheduler_name = str_at(base["spec"]["schedulerName"], m.scheduler_name_origin);
     if (Cursor ann = base["metadata"]["annotations"]; ann && ann.node->is_object()) {
       for (const auto& a : ann.node->members) {
         if (a.value.is_string()) m.base_annotations.push_back({a.key, a.value.text, origin(ann.member_of(a))});
@@ -190,11 +204,10 @@ void build_model(const Cursor& root, model::PolicyModel& m, DiagnosticSink& sink
     m.max_gpu_count = g.node->integer;
     set_origin(m.max_gpu_count_origin, g);
   }
-  m.require_limits = res["require_limits"].boolean();
-  set_origin(m.require_limits_origin, res["require_limits"]);
+  m.require_limits = boolean_at(res["require_limits"], m.require_limits_origin);
 
-  m.allowed_registries = c["image"]["allowed_registries"].strings();
-  set_origin(m.allowed_registries_origin, c["image"]["allowed_registries"]);
+  Cursor image = c["image"];
+  m.allowed_registries = strings_at(image["allowed_registries"], m.allowed_registries_origin);
   std::vector<std::string> children;
   for (const auto& r : m.allowed_registries) {
     m.registry_prefixes.push_back(registry_prefix(r));
@@ -205,68 +218,63 @@ void build_model(const Cursor& root, model::PolicyModel& m, DiagnosticSink& sink
   }
   std::sort(m.registry_sorted.begin(), m.registry_sorted.end());
   m.registry_children = PrefixSet(children);
-  m.allowed_images = c["image"]["allowed_images"].strings();
-  set_origin(m.allowed_images_origin, c["image"]["allowed_images"]);
+  m.allowed_images = strings_at(image["allowed_images"], m.allowed_images_origin);
   for (const auto& e : m.allowed_images) m.image_entries.push_back(parse_image(e));
   m.images_sorted = m.image_entries;
   std::sort(m.images_sorted.begin(), m.images_sorted.end(), [](const ImageRef& a, const ImageRef& b) { return a.repository < b.repository; });
 
   Cursor net = c["network"];
-  m.allowed_egress = read_rules(net["allowed_egress"]);
-  set_origin(m.allowed_egress_origin, net["allowed_egress"]);
+  Cursor allowed_egress = net["allowed_egress"];
+  m.allowed_egress = read_rules(allowed_egress);
+  set_origin(m.allowed_egress_origin, allowed_egress);
   m.default_egress = read_rules(net["default_egress"]);
   m.egress_envelope.build(m.allowed_egress);
-  m.allowed_ingress = read_rules(net["allowed_ingress"]);
+  Cursor allowed_ingress = net["allowed_ingress"];
+  m.allowed_ingress = read_rules(allowed_ingress);
   m.ingress_envelope.build(m.allowed_ingress);
-  set_origin(m.allowed_ingress_origin, net["allowed_ingress"]);
+  set_origin(m.allowed_ingress_origin, allowed_ingress);
   m.default_ingress = read_rules(net["default_ingress"]);
-  m.deny_hostname_rules = net["deny_https_hostname_rules"].boolean();
-  set_origin(m.deny_hostname_rules_origin, net["deny_https_hostname_rules"]);
+  m.deny_hostname_rules = boolean_at(net["deny_https_hostname_rules"], m.deny_hostname_rules_origin);
   m.dns_egress = net["dns_egress"].str();
 
   Cursor sec = c["security"];
-  m.allow_privileged = sec["allow_privileged"].boolean();
-  set_origin(m.allow_privileged_origin, sec["allow_privileged"]);
-  m.allowed_capabilities = sec["allowed_capabilities"].strings();
-  set_origin(m.allowed_capabilities_origin, sec["allowed_capabilities"]);
+  m.allow_privileged = boolean_at(sec["allow_privileged"], m.allow_privileged_origin);
+  m.allowed_capabilities = strings_at(sec["allowed_capabilities"], m.allowed_capabilities_origin);
   for (const auto& cap : m.allowed_capabilities) m.capability_names.push_back(capability_name(cap));
   std::sort(m.capability_names.begin(), m.capability_names.end());
-  m.allowed_seccomp_profiles = sec["allowed_seccomp_profiles"].strings();
-  set_origin(m.allowed_seccomp_profiles_origin, sec["allowed_seccomp_profiles"]);
+  m.allowed_seccomp_profiles = strings_at(sec["allowed_seccomp_profiles"], m.allowed_seccomp_profiles_origin);
   m.seccomp_sorted = m.allowed_seccomp_profiles;
   std::sort(m.seccomp_sorted.begin(), m.seccomp_sorted.end());
-  m.allowed_runtime_classes = sec["allowed_runtime_classes"].strings();
-  set_origin(m.allowed_runtime_classes_origin, sec["allowed_runtime_classes"]);
-  m.default_cpu_runtime_class = sec["default_cpu_runtime_class"].str();
-  set_origin(m.default_cpu_runtime_class_origin, sec["default_cpu_runtime_class"]);
-  m.default_gpu_runtime_class = sec["default_gpu_runtime_class"].str();
-  set_origin(m.default_gpu_runtime_class_origin, sec["default_gpu_runtime_class"]);
+  m.allowed_runtime_classes = strings_at(sec["allowed_runtime_classes"], m.allowed_runtime_classes_origin);
+  m.default_cpu_runtime_class = str_at(sec["default_cpu_runtime_class"], m.default_cpu_runtime_class_origin);
+  m.default_gpu_runtime_class = str_at(sec["default_gpu_runtime_class"], m.default_gpu_runtime_class_origin);
 
-  m.allowed_instance_types = c["instance"]["allowed_instance_types"].strings();
-  set_origin(m.allowed_instance_types_origin, c["instance"]["allowed_instance_types"]);
+  m.allowed_instance_types = strings_at(c["instance"]["allowed_instance_types"], m.allowed_instance_types_origin);
   if (Cursor l = c["lifecycle"]["default_lifetime_seconds"]; l.is_int() && l.node->integer >= 0 && l.node->integer <= 2592000) {
     m.default_lifetime_seconds = l.node->integer;
     set_origin(m.default_lifetime_seconds_origin, l);
   }
-  Cursor denied = c["metadata"]["denied_annotation_prefixes"];
+  Cursor metadata = c["metadata"];
+  Cursor denied = metadata["denied_annotation_prefixes"];
   for (std::size_t i = 0; i < denied.size(); ++i) {
-    if (!denied.at(i).node->is_string()) continue;
-    m.denied_annotation_prefixes.push_back(denied.at(i).node->text);
-    m.denied_annotation_prefix_origins.push_back(origin(denied.at(i)));
+    Cursor prefix = denied.at(i);
+    if (!prefix.node->is_string()) continue;
+    m.denied_annotation_prefixes.push_back(prefix.node->text);
+    m.denied_annotation_prefix_origins.push_back(origin(prefix));
   }
   m.denied_prefix_set = PrefixSet(m.denied_annotation_prefixes);
-  if (Cursor n = c["metadata"]["max_annotation_count"]; n.is_int() && n.node->integer >= 0) {
+  if (Cursor n = metadata["max_annotation_count"]; n.is_int() && n.node->integer >= 0) {
     m.max_annotation_count = n.node->integer;
     set_origin(m.max_annotation_count_origin, n);
   }
-  m.allowed_media = c["volumes"]["allowed_media"].strings();
-  set_origin(m.allowed_media_origin, c["volumes"]["allowed_media"]);
+  Cursor volumes = c["volumes"];
+  m.allowed_media = strings_at(volumes["allowed_media"], m.allowed_media_origin);
   if (!m.allowed_media.empty()) {
     auto has = [&](std::string_view v) { return std::find(m.allowed_media.begin(), m.allowed_media.end(), v) != m.allowed_media.end(); };
     m.allows_disk = has("STORAGE_MEDIUM_DISK") || has("STORAGE_MEDIUM_UNSPECIFIED");
     m.allows_memory = has("STORAGE_MEDIUM_MEMORY");
   }
-  read_quantity(c["volumes"]["max_size"], m.max_size, sink);
+  read_quantity(volumes["max_size"], m.max_size, sink);
 
   if (Cursor allow = root["control_plane_access"]["source_ip_allowlist"]; allow && allow.node->is_object()) {
     m.has_source_ip_allowlist = true;
