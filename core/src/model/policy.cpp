@@ -107,10 +107,12 @@ model::NetRule model::read_net_rule(const Cursor& c) {
     r.peers.push_back(model::PeerKind::cidr);
     r.cidr = cidr["cidr"].str();
     auto parsed = parse_prefix(r.cidr);
+    r.cidr_problem = parsed.problem;
     if (parsed.problem == PrefixProblem::none) r.prefix = parsed.prefix;
     r.except_text = cidr["except"].strings();
     for (const auto& e : r.except_text) {
       auto pe = parse_prefix(e);
+      r.except_problems.push_back(pe.problem);
       if (pe.problem == PrefixProblem::none) r.except.push_back(pe.prefix);
     }
   }

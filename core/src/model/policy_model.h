@@ -71,8 +71,10 @@ struct NetRule {
   std::vector<PeerKind> peers;  // every peer the rule sets (exactly one when valid)
   std::string cidr;
   std::optional<Prefix> prefix;  // parsed cidr
+  PrefixProblem cidr_problem = PrefixProblem::none;  // of a string cidr (P-9 reports it)
   std::vector<Prefix> except;
   std::vector<std::string> except_text;
+  std::vector<PrefixProblem> except_problems;  // one per except_text entry
   std::string hostname;  // lowercased
   std::string tenant;
   bool any = false;

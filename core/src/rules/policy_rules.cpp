@@ -254,8 +254,10 @@ void check_net_rule(const Cursor& rule, const model::NetRule& r, const std::stri
              "remove \"any\" or set it to true");
   }
   if (Cursor cidr = rule["cidr"]) {
-    auto check = [&](const Cursor& c, bool is_except) {
-      if (!c || !c.node->is_string()) return;
+    // The model parsed each string already (read_net_rule) and kept what was wrong with it; only
+    // a prefix with a problem is parsed again, for the canonical form its message names.
+    auto check = [&](const Cursor& c, bool is_except, PrefixProblem problem) {
+      if (!c || !c.node->is_string() || problem == PrefixProblem::none) return;
       auto p = parse_prefix(c.node->text);
       std::string what = is_except ? "except entry " : "CIDR ";
       if (p.problem == PrefixProblem::syntax) {
@@ -269,9 +271,15 @@ void check_net_rule(const Cursor& rule, const model::NetRule& r, const std::stri
                  "write the IPv4 prefix itself");
       }
     };
-    check(cidr["cidr"], false);
+    check(cidr["cidr"], false, r.cidr_problem);
     Cursor ex = cidr["except"];
-    for (std::size_t i = 0; i < ex.size(); ++i) check(ex.at(i), true);
+    std::size_t text = 0;  // the model's entry of the i-th string (except_text holds the strings only)
+    for (std::size_t i = 0; i < ex.size(); ++i) {
+      Cursor e = ex.at(i);
+      if (!e.node->is_string()) continue;
+      check(e, true, text < r.except_problems.size() ? r.except_problems[text] : PrefixProblem::none);
+      ++text;
+    }
   }
   if (Cursor sel = rule["selector"]; sel && sel.node->is_object()) {
     Cursor labels = sel["pod_labels"];
