@@ -2,13 +2,16 @@
 callgrind: the same count on every run of the same build, whatever else the machine does (the
 times of bench_check.py move by ±40 % on a shared 2-core machine).
 
-    .venv/bin/python bench/python/check_instructions.py [--calls 300]
+    .venv/bin/python bench/python/check_instructions.py [--calls 300] [--validate]
 
 Each example runs in its own process under ``valgrind --tool=callgrind`` twice, with 0 and with
 ``--calls`` calls after the same set-up (imports, policy/runners/org loaded once, the request
 read with PyYAML); the difference over the calls is one call's instructions — the Python wrapper,
 the conversion of the dict, compiling and checking, and the lazy ``Result``. ``PYTHONPATH`` picks
 the build to measure (e.g. another commit installed with ``pip install --target DIR``).
+
+``--validate`` counts ``sandgate.validate_policy(dict)`` instead, on each ``examples/policies/*.yaml``
+read with PyYAML (the dicts and calls of bench_check.py's validation table).
 """
 
 from __future__ import annotations
@@ -39,9 +42,19 @@ print("passes" if ok else "fails")
 """
 
 
-def collected(sandbox: str, policy: str, calls: int) -> tuple[int, str]:
-    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", PROGRAM,
-           str(ROOT / "examples"), sandbox, policy, str(calls)]
+VALIDATE_PROGRAM = """
+import sys, yaml, sandgate
+from pathlib import Path
+policy = yaml.safe_load(Path(sys.argv[1]).read_text())
+ok = sandgate.validate_policy(policy).ok
+for _ in range(int(sys.argv[2])):
+    sandgate.validate_policy(policy)
+print("valid" if ok else "invalid")
+"""
+
+
+def callgrind_total(args: list[str]) -> tuple[int, str]:
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", *args]
     run = subprocess.run(cmd, capture_output=True, text=True, check=True, env=dict(os.environ))
     m = re.search(r"Collected : (\d+)", run.stderr)
     if not m:
@@ -49,10 +62,22 @@ def collected(sandbox: str, policy: str, calls: int) -> tuple[int, str]:
     return int(m.group(1)), run.stdout.strip()
 
 
+def collected(sandbox: str, policy: str, calls: int) -> tuple[int, str]:
+    return callgrind_total([PROGRAM, str(ROOT / "examples"), sandbox, policy, str(calls)])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument("--validate", action="store_true", help="count validate_policy(dict) per example policy")
     args = parser.parse_args()
+    if args.validate:
+        print(f"{'policy':<40} {'verdict':<7} {'instructions per validate_policy(dict)':>39}")
+        for path in sorted((ROOT / "examples" / "policies").glob("*.yaml")):
+            base, _ = callgrind_total([VALIDATE_PROGRAM, str(path), "0"])
+            total, verdict = callgrind_total([VALIDATE_PROGRAM, str(path), str(args.calls)])
+            print(f"{path.name:<40} {verdict:<7} {(total - base) / args.calls:>39,.0f}")
+        return 0
     print(f"{'example':<40} {'verdict':<7} {'instructions per check(dict)':>29}")
     for sandbox, policy in EXAMPLES:
         base, _ = collected(sandbox, policy, 0)
