@@ -10,8 +10,10 @@
 // third run counts only inside the native `check` function (callgrind's --toggle-collect), so
 // `whole - native` is what JS costs (the wrapper, the result object, the JIT's and GC's share).
 // --read also reads every field of each result (`JSON.stringify(result)`), the cost of a result
-// read in full. Under valgrind V8's JIT and GC add some noise: about ±1 % between runs.
+// read in full. --validate counts `validatePolicy(obj)` instead, on each examples/policies/*.yaml
+// read with `yaml` (the objects and calls of bench.mjs's validation rows). Under valgrind V8's JIT and GC add some noise: about ±1 % between runs.
 import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -19,6 +21,7 @@ const args = process.argv.slice(2);
 const at = args.indexOf('--calls');
 const calls = at >= 0 ? Number(args[at + 1]) : 1000;
 const readAll = args.includes('--read');
+const validate = args.includes('--validate');
 const only = args.filter((a) => a.endsWith('.yaml'));
 
 // bench/examples.h: the README examples and the policy each is checked against.
@@ -48,18 +51,47 @@ for (let i = 0; i < Number(n); i++) call();
 console.log(checker.check(sandbox).ok ? 'passes' : 'fails');
 `;
 
-function collected(sandbox, policy, n, ...extra) {
+const VALIDATE_PROGRAM = `
+const { readFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const [repo, policyFile, n] = process.argv.slice(1);
+const require2 = createRequire(repo + 'bindings/node/package.json');
+const sandgate = require2('./index.js');
+const YAML = require2('yaml');
+const policy = YAML.parse(readFileSync(repo + 'examples/' + policyFile, 'utf8'));
+for (let i = 0; i < 500; i++) sandgate.validatePolicy(policy);
+for (let i = 0; i < Number(n); i++) sandgate.validatePolicy(policy);
+console.log(sandgate.validatePolicy(policy).ok ? 'valid' : 'invalid');
+`;
+
+function callgrind(program, programArgs, extra) {
   const run = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', ...extra, process.execPath,
-    '-e', PROGRAM, repo, sandbox, policy, String(n), readAll ? '1' : '0'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    '-e', program, repo, ...programArgs], { encoding: 'utf8', maxBuffer: 1 << 26 });
   const m = /Collected : (\d+)/.exec(run.stderr);
   if (run.status !== 0 || !m) throw new Error(`valgrind failed:\n${run.stderr.slice(-2000)}`);
   return { total: Number(m[1]), verdict: run.stdout.trim() };
 }
 
+function collected(sandbox, policy, n, ...extra) {
+  return callgrind(PROGRAM, [sandbox, policy, String(n), readAll ? '1' : '0'], extra);
+}
+
 const pad = (s, n) => String(s).padEnd(n);
 const lpad = (s, n) => String(s).padStart(n);
 const fmt = (x) => Math.round(x).toLocaleString('en-US');
-console.log(`command: node bench/node/check_instructions.mjs --calls ${calls}${readAll ? ' --read' : ''}`);
+console.log(`command: node bench/node/check_instructions.mjs --calls ${calls}${readAll ? ' --read' : ''}${validate ? ' --validate' : ''}`);
+if (validate) {
+  console.log(`${pad('policy', 28)} ${pad('verdict', 7)} ${lpad('whole call', 12)} ${lpad('native', 10)} ${lpad('JS', 10)}`);
+  for (const name of readdirSync(`${repo}examples/policies`).filter((f) => f.endsWith('.yaml')).sort()) {
+    const file = `policies/${name}`;
+    const base = callgrind(VALIDATE_PROGRAM, [file, '0'], []);
+    const full = callgrind(VALIDATE_PROGRAM, [file, String(calls)], []);
+    const whole = (full.total - base.total) / calls;
+    const native = callgrind(VALIDATE_PROGRAM, [file, String(calls)], ['--toggle-collect=*validate_policy_js*']).total / (calls + 501);
+    console.log(`${pad(name, 28)} ${pad(full.verdict, 7)} ${lpad(fmt(whole), 12)} ${lpad(fmt(native), 10)} ${lpad(fmt(whole - native), 10)}`);
+  }
+  process.exit(0);
+}
 console.log(`${pad('example', 40)} ${pad('verdict', 7)} ${lpad('whole call', 12)} ${lpad('native check', 13)} ${lpad('JS', 10)}`);
 for (const [sandbox, policy] of EXAMPLES.filter(([s]) => only.length === 0 || only.includes(s))) {
   const base = collected(sandbox, policy, 0);
