@@ -209,14 +209,13 @@ inline void check_request(std::initializer_list<const CheckContext*> contexts, s
       // temp_dir is a SandboxDefaults field that Sandbox.run() does not take (an error there): when
       // the defaults set it, it goes back through the defaults (found by the bounded gate).
       Node defaults = Node::make_object();
-      if (std::any_of(first.provenance().begin(), first.provenance().end(),
-                      [](const auto& p) { return p.first == "/temp_dir" && p.second == "defaults"; })) {
-        for (auto it = resend.members.begin(); it != resend.members.end(); ++it) {
-          if (it->key != "temp_dir") continue;
-          defaults.members.push_back(std::move(*it));
-          resend.members.erase(it);
-          break;
-        }
+      const auto& from = first.provenance();
+      auto temp_dir = std::find_if(resend.members.begin(), resend.members.end(),
+                                   [](const Member& m) { return m.key == "temp_dir"; });
+      if (temp_dir != resend.members.end() &&
+          std::find(from.begin(), from.end(), std::pair<std::string, std::string>{"/temp_dir", "defaults"}) != from.end()) {
+        defaults.members.push_back(std::move(*temp_dir));
+        resend.members.erase(temp_dir);
       }
       std::string resend_json = node_to_json(resend);
       std::string defaults_json = node_to_json(defaults);
