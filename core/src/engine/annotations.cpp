@@ -3,7 +3,6 @@
 // limit and carry valid SUNK values. The key syntax (R-ANN-3) was checked when the request was
 // compiled, so a malformed key never reaches the prefix comparison.
 #include <algorithm>
-#include <unordered_set>
 
 #include "engine/rules.h"
 
@@ -155,15 +154,22 @@ void check_annotations(const RuleInput& in, const model::PolicyModel& pm, Resolu
 
 std::vector<ResolvedAnnotation> resolved_annotations(const model::RequestModel& req, const model::PolicyModel& pm, const Resolution& res) {
   std::vector<ResolvedAnnotation> out;
-  std::unordered_set<std::string_view> client_keys;
+  const std::size_t most = req.annotations.size() + pm.base_annotations.size();
+  if (most == 0) return out;
+  out.reserve(most + 1);  // + the group-id SUNK derives
+  // The base entries a client key names, by index: base_annotation finds them in the sorted base,
+  // so no set of the client's keys is built (this runs for every message, slurm mapping and
+  // resolved request that lists the annotations).
+  std::vector<bool> pinned_by_client(pm.base_annotations.size());
   for (const auto& a : req.annotations) {
     if (!a.string_value) continue;
-    client_keys.insert(a.key);
     const model::BaseAnnotation* b = pm.base_annotation(a.key);
+    if (b) pinned_by_client[static_cast<std::size_t>(b - pm.base_annotations.data())] = true;
     out.push_back({a.key, b ? std::string_view(b->value) : std::string_view(a.value), &a, b, false});
   }
-  for (const auto& b : pm.base_annotations) {
-    if (!client_keys.count(b.key)) out.push_back({b.key, b.value, nullptr, &b, false});
+  for (std::size_t i = 0; i < pm.base_annotations.size(); ++i) {
+    const model::BaseAnnotation& b = pm.base_annotations[i];
+    if (!pinned_by_client[i]) out.push_back({b.key, b.value, nullptr, &b, false});
   }
   if (res.group_id_from_user_id) {
     for (const auto& r : out) {
@@ -180,7 +186,9 @@ std::vector<std::pair<std::string, std::string>> slurm_job_parameters(const mode
                                                                       const Resolution& res) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& a : resolved_annotations(req, pm, res)) {
-    if (starts_with(a.key, k_sunk_prefix)) out.emplace_back(std::string(a.key.substr(k_sunk_prefix.size())), std::string(a.value));
+    if (!starts_with(a.key, k_sunk_prefix)) continue;
+    if (out.empty()) out.reserve(4);  // partition, account, user-id, group-id: the usual few
+    out.emplace_back(std::string(a.key.substr(k_sunk_prefix.size())), std::string(a.value));
   }
   return out;
 }

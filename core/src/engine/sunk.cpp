@@ -1,5 +1,7 @@
 // R-SUNK (SPEC §6.8): when the policy routes pods through a Slurm (SUNK) scheduler, the pod
 // becomes a Slurm job: report its parameters, and check what the SUNK scheduler rejects.
+#include <fmt/format.h>
+
 #include "engine/rules.h"
 
 namespace sandgate::engine {
@@ -68,10 +70,12 @@ void check_sunk(const RuleInput& in, const model::PolicyModel& pm, Resolution& r
   res.cpus_per_task = cpu ? cpu->ceil_units().value_or(0) : 0;
   res.min_memory_node = mem ? mem->ceil_div(1024 * 1024).value_or(0) : 0;
   f.add(Code::SLURM_MAPPING, resources_or_root(req), [](const FindingContext& cx, const Finding&, std::string& m, std::string&) {
-    std::string params;
-    for (const auto& [k, v] : slurm_job_parameters(cx.request, cx.policy, cx.resolution)) params += ", " + k + "=" + v;
-    m = "the pod becomes a Slurm job: CPUsPerTask=" + std::to_string(cx.resolution.cpus_per_task) +
-        ", MinMemoryNode=" + std::to_string(cx.resolution.min_memory_node) + "M" + params + detected(cx);
+    // One buffer (fmt): the concatenation of temporaries this was made of allocated once per piece.
+    fmt::memory_buffer out;
+    fmt::format_to(std::back_inserter(out), "the pod becomes a Slurm job: CPUsPerTask={}, MinMemoryNode={}M",
+                   cx.resolution.cpus_per_task, cx.resolution.min_memory_node);
+    for (const auto& [k, v] : slurm_job_parameters(cx.request, cx.policy, cx.resolution)) fmt::format_to(std::back_inserter(out), ", {}={}", k, v);
+    m = fmt::to_string(out) + detected(cx);
   });
 
   // terminationGracePeriodSeconds must be strictly below KillWait − 5.
@@ -105,9 +109,8 @@ void check_sunk(const RuleInput& in, const model::PolicyModel& pm, Resolution& r
         auto s = sum_resolved(cx.resolution, request, is_cpu);
         return s ? s->canonical() : std::string(none);
       };
-      m = "sacct will show " + show(true, true, "0") + " CPU and " + show(true, false, "0") +
-          " of memory (the requests); the sandbox may burst up to " + show(false, true, "?") + " CPU and " + show(false, false, "?") +
-          " when the node has room";
+      m = fmt::format("sacct will show {} CPU and {} of memory (the requests); the sandbox may burst up to {} CPU and {} when the node has room",
+                      show(true, true, "0"), show(true, false, "0"), show(false, true, "?"), show(false, false, "?"));
     });
   }
 }
