@@ -17,27 +17,46 @@ namespace sandgate {
 namespace json_detail {
 
 // RapidJSON's escape table, without kWriteValidateEncodingFlag (bytes ≥ 0x80 are copied as they
-// are): a control character, `"` or `\`. How many bytes at the start of `s` need no escape: `n`
-// when none does; otherwise at most the position of the first that does (the start of its 8-byte
-// word). Eight bytes at a time: the word tests say exactly whether some byte matches (a borrow may
-// flag a further lane, never a word without a match).
-inline std::size_t plain_prefix(const char* s, std::size_t n) {
+// are): a control character, `"` or `\`.
+inline bool needs_escape(unsigned char c) { return c < 0x20 || c == '"' || c == '\\'; }
+
+// Whether some byte of the word `w` needs an escape: bytes below 0x20 (only lanes without the high
+// bit can be), `"` and `\`. Exact about the word (a borrow may flag a further lane, never a word
+// without a match).
+inline bool word_needs_escape(std::uint64_t w) {
   constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
   auto has_zero = [](std::uint64_t v) { return ((v - ones) & ~v & highs) != 0; };
+  return (((w - 0x20 * ones) & ~w & highs) != 0) || has_zero(w ^ (0x22 * ones)) || has_zero(w ^ (0x5C * ones));
+}
+
+// How many bytes at the start of `s` need no escape: `n` when none does; otherwise at most the
+// position of the first that does (the start of its 8-byte word, or of the tail). Eight bytes at a
+// time; the tail of a string of 8 or more is the word that ends it (its bytes before the tail are
+// clean), and a string of 4 to 7 is two overlapping 4-byte reads: most keys, codes and paths are
+// short, and a byte at a time was most of the scan.
+inline std::size_t plain_prefix(const char* s, std::size_t n) {
   std::size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     std::uint64_t w;
     std::memcpy(&w, s + i, 8);
-    // Bytes below 0x20 (only lanes without the high bit can be), `"` and `\`.
-    if ((((w - 0x20 * ones) & ~w & highs) != 0) || has_zero(w ^ (0x22 * ones)) || has_zero(w ^ (0x5C * ones))) {
-      return i;
+    if (word_needs_escape(w)) return i;
+  }
+  if (i == n) return n;
+  std::uint64_t w;
+  if (n >= 8) {
+    std::memcpy(&w, s + n - 8, 8);
+  } else if (n >= 4) {
+    std::uint32_t lo, hi;
+    std::memcpy(&lo, s, 4);
+    std::memcpy(&hi, s + n - 4, 4);
+    w = lo | (std::uint64_t{hi} << 32);
+  } else {
+    for (; i < n; ++i) {
+      if (needs_escape(static_cast<unsigned char>(s[i]))) return i;
     }
+    return n;
   }
-  for (; i < n; ++i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x20 || c == '"' || c == '\\') return i;
-  }
-  return n;
+  return word_needs_escape(w) ? i : n;
 }
 
 inline bool needs_no_escape(const char* s, std::size_t n) { return plain_prefix(s, n) == n; }
@@ -45,20 +64,24 @@ inline bool needs_no_escape(const char* s, std::size_t n) { return plain_prefix(
 // Writes `s` quoted into `out`, which has room for escaped_room(n) characters, escaping exactly
 // as RapidJSON's Writer does (its table: \" \\ \b \t \n \f \r, any other control character as
 // \u00XX in upper-case hex; bytes ≥ 0x80 as they are); returns the end. The first `plain` bytes
-// are known to need no escape (plain_prefix), and the runs between escapes are copied in one go:
-// messages quote the values they name, and RapidJSON's own writer, which took them a character at
-// a time, was a fifth of writing a diagnostic.
+// are known to need no escape (plain_prefix), and the runs between escapes are found a word at a
+// time and copied in one go: messages quote the values they name, and RapidJSON's own writer,
+// which took them a character at a time, was a fifth of writing a diagnostic.
 inline constexpr std::size_t escaped_room(std::size_t n) { return n * 6 + 2; }
 inline char* put_escaped(char* out, const char* s, std::size_t n, std::size_t plain) {
   static constexpr char hex[] = "0123456789ABCDEF";
   *out++ = '"';
   std::size_t run = 0;  // start of the characters not yet copied
-  for (std::size_t i = plain; i < n; ++i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
+  std::size_t i = plain;
+  while (true) {
+    // plain_prefix stops at most 8 bytes before the next escape; the bytes between are read one by one.
+    i += plain_prefix(s + i, n - i);
+    while (i < n && !needs_escape(static_cast<unsigned char>(s[i]))) ++i;
     std::memcpy(out, s + run, i - run);
     out += i - run;
-    run = i + 1;
+    if (i == n) break;
+    const auto c = static_cast<unsigned char>(s[i]);
+    run = ++i;
     *out++ = '\\';
     switch (c) {
       case '"': *out++ = '"'; break;
@@ -76,8 +99,6 @@ inline char* put_escaped(char* out, const char* s, std::size_t n, std::size_t pl
         *out++ = hex[c & 15];
     }
   }
-  std::memcpy(out, s + run, n - run);
-  out += n - run;
   *out++ = '"';
   return out;
 }
