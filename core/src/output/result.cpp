@@ -104,6 +104,10 @@ void Result::add_diagnostics(const Diagnostics& more) {
 const Diagnostics& Result::diagnostics() const {
   return lazy_get(diagnostics_.value, [&] {
     Diagnostics all;
+    // One allocation: grown one push at a time, the vector moved each diagnostic (a large object)
+    // on every doubling.
+    all.reserve((inputs_ ? inputs_->errors.size() : 0) + (request_ ? request_->diagnostics().size() : 0) +
+                findings_.size() + eager_.size());
     if (inputs_) all.insert(all.end(), inputs_->errors.begin(), inputs_->errors.end());
     if (request_) all.insert(all.end(), request_->diagnostics().begin(), request_->diagnostics().end());
     if (!findings_.empty()) {
