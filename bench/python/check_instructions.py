@@ -10,6 +10,11 @@ read with PyYAML); the difference over the calls is one call's instructions — 
 the conversion of the dict, compiling and checking, and the lazy ``Result``. ``PYTHONPATH`` picks
 the build to measure (e.g. another commit installed with ``pip install --target DIR``).
 
+Python hashes with a fixed seed here (``PYTHONHASHSEED=0`` unless set). Between two builds, even of
+the same source, counts still move by up to about 1,500 a call: the interpreter's own work depends
+on where the extension's objects land in memory. A difference smaller than that between two builds
+says nothing; the C++ counts (bench/check_instructions.sh) do not have this noise.
+
 ``--validate`` counts ``sandgate.validate_policy(dict)`` instead, on each ``examples/policies/*.yaml``
 read with PyYAML (the dicts and calls of bench_check.py's validation table).
 """
@@ -55,7 +60,10 @@ print("valid" if ok else "invalid")
 
 def callgrind_total(args: list[str]) -> tuple[int, str]:
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", *args]
-    run = subprocess.run(cmd, capture_output=True, text=True, check=True, env=dict(os.environ))
+    # A fixed hash seed: with a random one (Python's default) dicts and sets hash differently in
+    # each process, and the same build's count moved by ±2,000 instructions a call between runs.
+    env = {**os.environ, "PYTHONHASHSEED": os.environ.get("PYTHONHASHSEED", "0")}
+    run = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env)
     m = re.search(r"Collected : (\d+)", run.stderr)
     if not m:
         raise SystemExit(f"no callgrind total in:\n{run.stderr[-2000:]}")
