@@ -290,7 +290,11 @@ export declare class Checker {
 
 /** What the server and the SDK would do with one request. */
 export declare function check(sandbox: SandboxInput, options?: CheckOptions): CheckResult;
-/** Many requests, checked on a worker thread; one result per item, in order. */
+/**
+ * Many requests, checked on a worker thread; one result per item, in order. A string item is one
+ * JSON Lines record's text (a sandbox or `{id, sandbox, defaults, overrides}`, SPEC §10.1), never
+ * a path or YAML text; give a sandbox's YAML text as `{sandbox: text}`.
+ */
 export declare function checkMany(items: ReadonlyArray<SandboxInput | CheckItem>, options?: CheckOptions): Promise<CheckResult[]>;
 // ---- policy diff (SPEC §10.3) ---------------------------------------------------------------------
 

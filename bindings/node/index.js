@@ -397,9 +397,11 @@ class Checker {
 
   // [context, sandbox, defaults, overrides, and their JSON texts (lib/plain_json.js)] for checkBatch.
   #item(item, defaults, overrides, [defaultsJson, overridesJson], index) {
-    // A string item is a record's text (a JSON Lines line), as in Python's check_many, never a path.
+    // A string item is a record's text (a JSON Lines line: a sandbox or {id, sandbox, defaults,
+    // overrides}), read on a worker as Python's check_many and diffPolicies read theirs; never a path.
+    if (typeof item === 'string') return [this.#context, item, defaults, overrides, undefined, defaultsJson, overridesJson, index + 1];
     if (!isCheckItem(item)) {
-      const sandbox = typeof item === 'string' ? item : documentInput(item, `checkMany item ${index}`);
+      const sandbox = documentInput(item, `checkMany item ${index}`);
       return [this.#context, sandbox, defaults, overrides, plainJson(sandbox), defaultsJson, overridesJson];
     }
     for (const key of Object.keys(item)) {

@@ -6,6 +6,7 @@
 #include "inputs.h"
 #include "node_to_js.h"
 #include "result_json.h"
+#include "sandgate/stream.h"
 
 namespace sandgate_node {
 namespace {
@@ -14,7 +15,28 @@ struct Job {
   std::shared_ptr<const CheckContext> context;
   sandgate::Document sandbox;
   std::optional<sandgate::Document> defaults, overrides;
+  // A string item: one record's JSON text (a JSON Lines line), read on the worker as a stream's
+  // line is (SPEC §10.1: a sandbox, or {id, sandbox, defaults, overrides} whose own layers replace
+  // the shared ones), as Python's check_many and diffPolicies read theirs.
+  std::optional<sandgate::PendingRecord> record;
 };
+
+// The layers a job checks; false with `unreadable` set when its record cannot be read.
+bool job_layers(Job& j, sandgate::Request::OwnedLayers& layers, sandgate::Result& unreadable) {
+  if (!j.record) {
+    layers = {.defaults = std::move(j.defaults), .sandbox = std::move(j.sandbox), .overrides = std::move(j.overrides)};
+    return true;
+  }
+  sandgate::RequestRecord r = sandgate::prepare_record(std::move(*j.record), k_records_name);
+  if (!r.readable()) {
+    unreadable = sandgate::Result::from_diagnostics({std::move(*r.problem)});
+    return false;
+  }
+  layers = {.defaults = r.defaults ? std::move(r.defaults) : std::move(j.defaults),
+            .sandbox = std::move(r.sandbox),
+            .overrides = r.overrides ? std::move(r.overrides) : std::move(j.overrides)};
+  return true;
+}
 
 class CheckWorker : public Napi::AsyncWorker {
  public:
@@ -33,8 +55,9 @@ class CheckWorker : public Napi::AsyncWorker {
     exact_.resize(jobs_.size());
     for (std::size_t i = 0; i < jobs_.size(); ++i) {
       auto& j = jobs_[i];
-      results_.push_back(j.context->run(
-          {.defaults = std::move(j.defaults), .sandbox = std::move(j.sandbox), .overrides = std::move(j.overrides)}));
+      sandgate::Request::OwnedLayers layers;
+      sandgate::Result unreadable;
+      results_.push_back(job_layers(j, layers, unreadable) ? j.context->run(std::move(layers)) : std::move(unreadable));
       exact_[i] = as_text_ && result_to_json_text(results_.back(), texts_[i]);
       // The text says it all: free the result here, on the worker that built it, rather than
       // keeping it for the main thread to free after OnOK.
@@ -75,8 +98,9 @@ std::optional<sandgate::Document> optional_layer(Napi::Env env, Napi::Value v, c
 }  // namespace
 
 // checkBatch(items: Array<[context, sandbox, defaults?, overrides?, sandboxJson?, defaultsJson?,
-// overridesJson?]>) → Promise<Result[]>; the *Json are the layers' JSON texts where index.js made
-// them (value_text.h). Results are whole: the check already ran on a worker.
+// overridesJson?, record?]>) → Promise<Result[]>; the *Json are the layers' JSON texts where
+// index.js made them (value_text.h); `record`, the item's 1-based position, says that `sandbox` is
+// a string item: a record's text. Results are whole: the check already ran on a worker.
 Napi::Value check_batch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (!info[0].IsArray()) throw Napi::TypeError::New(env, "checkBatch expects an array of items");
@@ -88,7 +112,15 @@ Napi::Value check_batch(const Napi::CallbackInfo& info) {
     Napi::Array item = items.Get(i).As<Napi::Array>();
     Job j;
     j.context = unwrap_context(env, item.Get(0u));
-    j.sandbox = load_layer(env, item.Get(1u), "sandbox", item.Get(4u));
+    if (Napi::Value record = item.Get(7u); record.IsNumber() && item.Get(1u).IsString()) {
+      sandgate::PendingRecord& p = j.record.emplace();
+      p.index = static_cast<std::size_t>(record.As<Napi::Number>().Int64Value());
+      p.line = static_cast<int>(p.index);
+      p.text = item.Get(1u).As<Napi::String>().Utf8Value();
+      p.bytes = p.text.size();
+    } else {
+      j.sandbox = load_layer(env, item.Get(1u), "sandbox", item.Get(4u));
+    }
     j.defaults = optional_layer(env, item.Get(2u), "defaults", item.Get(5u));
     j.overrides = optional_layer(env, item.Get(3u), "overrides", item.Get(6u));
     jobs.push_back(std::move(j));

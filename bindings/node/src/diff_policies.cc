@@ -13,7 +13,6 @@
 namespace sandgate_node {
 namespace {
 
-constexpr const char* k_records_name = "<records>";
 
 sandgate::PolicyLoad policy_load(Napi::Env env, Napi::Value v) {
   std::shared_ptr<PolicyInput> in = unwrap_policy(v);

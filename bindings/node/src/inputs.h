@@ -52,6 +52,10 @@ struct CheckContext {
 sandgate::Document load_layer(Napi::Env env, Napi::Value v, const char* input, Napi::Value json = Napi::Value(),
                               bool* json_refused = nullptr);
 
+// How diagnostics name records given as an array (checkMany's string items, diffPolicies' records),
+// as Python's check_many names an iterable's.
+constexpr const char* k_records_name = "<records>";
+
 // Type-tagged Externals holding shared pointers.
 Napi::Value wrap_policy(Napi::Env env, std::shared_ptr<PolicyInput> p);
 std::shared_ptr<PolicyInput> unwrap_policy(Napi::Value v);  // null when `v` is not one

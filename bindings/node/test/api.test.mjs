@@ -222,9 +222,32 @@ test('a Checker compiles its inputs once and checks many times', async () => {
   assert.equal(ok.ok, true, JSON.stringify(ok.diagnostics));
   const bad = checker.check(readExample('sandboxes/memory-volume-80.yaml'));
   assert.equal(bad.ok, false);
-  const many = await checker.checkMany([readExample('sandboxes/prod-ok.yaml'), { sandbox: readExample('sandboxes/memory-volume-80.yaml') }]);
+  const many = await checker.checkMany([{ sandbox: readExample('sandboxes/prod-ok.yaml') }, { sandbox: readExample('sandboxes/memory-volume-80.yaml') }]);
   assert.deepEqual(many.map((r) => r.ok), [true, false]);
   assert.deepEqual(many[0], ok);
+});
+
+// SPEC §10.1, as Python's check_many and diffPolicies read records: a string item is one JSON Lines
+// line, a sandbox or {id, sandbox, defaults, overrides}, whose own layers replace the shared ones.
+test('checkMany reads a string item as a record', async () => {
+  const checker = new Checker({ client: 'python' });
+  const shared = { defaults: { max_lifetime_seconds: 5 } };
+  const [envelope, bare, own, yamlText, list] = await checker.checkMany([
+    JSON.stringify({ id: 'a', sandbox: { container_image: 'python:3.11', tags: ['x'] } }),
+    JSON.stringify({ container_image: 'python:3.11', tags: ['x'] }),
+    JSON.stringify({ sandbox: {}, defaults: { max_lifetime_seconds: 77 } }),
+    'container_image: python:3.11',
+    '[1]',
+  ], shared);
+  const object = checker.check({ container_image: 'python:3.11', tags: ['x'] }, shared);
+  for (const r of [envelope, bare]) {
+    assert.deepEqual(r.diagnostics.map((d) => d.code), object.diagnostics.map((d) => d.code));
+    assert.deepEqual(r.resolved, object.resolved);
+  }
+  assert.equal(own.resolved.max_lifetime_seconds, 77);
+  assert.equal(envelope.resolved.max_lifetime_seconds, 5);
+  assert.deepEqual(yamlText.diagnostics.map((d) => [d.code, d.source]), [['SG_SYNTAX', { file: '<records>', line: 4, column: 1 }]]);
+  assert.deepEqual(list.diagnostics.map((d) => [d.code, d.source]), [['SG_NOT_AN_OBJECT', { file: '<records>', line: 5, column: 1 }]]);
 });
 
 test('checkMany items may carry their own layers and options', async () => {

@@ -72,9 +72,10 @@ test('Checker, checkMany and validatePolicy follow the rule', async () => {
   assert.deepEqual(errorCodes(checker.check(over, { defaults: pathToFileURL(write('d2.yaml', 'annotations: {a: b}\n')) })), ['SG_RESOURCE_ABOVE_MAX']);
   const results = await checkMany([over, { sandbox: over, policy: policyNoExt }, { sandbox: over, policy: '{}' }], { policy: policyYaml });
   assert.deepEqual(results.map(errorCodes), [['SG_RESOURCE_ABOVE_MAX'], ['SG_RESOURCE_ABOVE_MAX'], []]);
-  // A string item is a record's text (a JSON Lines line), never a path, as in Python's check_many.
+  // A string item is a record's text (a JSON Lines line), never a path, as in Python's check_many:
+  // a path is not JSON.
   const [item] = await checkMany([bigSandbox], { policy: policyYaml });
-  assert.deepEqual(errorCodes(item), ['SG_NOT_AN_OBJECT']);
+  assert.deepEqual(errorCodes(item), ['SG_SYNTAX']);
   await assert.rejects(checkMany([over], { runners: Policy.fromObject({}) }), TypeError);
   for (const v of [policyYaml, pathToFileURL(policyYaml), POLICY, Buffer.from(POLICY), Policy.load(policyYaml), { constraints: {} }]) {
     assert.equal(validatePolicy(v).ok, true, String(v));
