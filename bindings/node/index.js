@@ -385,7 +385,13 @@ class Checker {
       const end = Math.min(start + BATCH, items.length);
       for (let i = start; i < end; i++) batch.push(this.#item(items[i], defaults, overrides, shared, i));
       pending.push(native.checkBatch(batch).then((results) => {
-        for (let k = 0; k < results.length; k++) out[start + k] = result(results[k]);
+        for (let k = 0; k < results.length; k++) {
+          // null: the core refused a layer's JSON text on the worker (src/check_many.cc); the
+          // value is checked here instead, walked as check() walks it.
+          const [context, s, d, o] = batch[k];
+          out[start + k] = result(results[k] !== null ? results[k]
+            : native.check(context, s, d, o, undefined, undefined, undefined, false));
+        }
       }));
       // Converting JS values must happen on this thread: yield between batches, so timers and
       // I/O run while the worker threads check what is already converted.

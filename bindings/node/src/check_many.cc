@@ -6,23 +6,46 @@
 #include "inputs.h"
 #include "node_to_js.h"
 #include "result_json.h"
+#include "sandgate/json_value.h"
 #include "sandgate/stream.h"
 
 namespace sandgate_node {
 namespace {
 
+constexpr const char* k_layer_inputs[] = {"defaults", "sandbox", "overrides"};
+
 struct Job {
   std::shared_ptr<const CheckContext> context;
   sandgate::Document sandbox;
   std::optional<sandgate::Document> defaults, overrides;
+  // A layer given as the JSON text of a plain value (value_text.h), parsed on the worker: on the
+  // main thread it was a third of the native work of converting an item, and the main thread is
+  // what checkMany's rate is capped by. The core refuses a few texts (a `\u` escape that decodes to
+  // a NUL or a lone surrogate, a nesting past its depth) that only a walk of the JS value reports
+  // as check() does: the item is then answered null, and index.js checks it on the main thread.
+  std::optional<std::string> json[3];  // defaults, sandbox, overrides
+  bool refused = false;
   // A string item: one record's JSON text (a JSON Lines line), read on the worker as a stream's
   // line is (SPEC §10.1: a sandbox, or {id, sandbox, defaults, overrides} whose own layers replace
   // the shared ones), as Python's check_many and diffPolicies read theirs.
   std::optional<sandgate::PendingRecord> record;
 };
 
-// The layers a job checks; false with `unreadable` set when its record cannot be read.
+// The layers a job checks; false with `unreadable` set when its record cannot be read, or with
+// `j.refused` when the core refused one of its JSON texts.
 bool job_layers(Job& j, sandgate::Request::OwnedLayers& layers, sandgate::Result& unreadable) {
+  for (std::size_t k = 0; k < 3; ++k) {
+    if (!j.json[k]) continue;
+    std::optional<sandgate::Node> root = sandgate::node_from_json_value(std::move(*j.json[k]));
+    if (!root) {
+      j.refused = true;
+      return false;
+    }
+    sandgate::Document d = sandgate::document_from_node(std::move(*root), k_layer_inputs[k]);
+    if (k == 0) j.defaults = std::move(d);
+    if (k == 1) j.sandbox = std::move(d);
+    if (k == 2) j.overrides = std::move(d);
+  }
   if (!j.record) {
     layers = {.defaults = std::move(j.defaults), .sandbox = std::move(j.sandbox), .overrides = std::move(j.overrides)};
     return true;
@@ -58,6 +81,7 @@ class CheckWorker : public Napi::AsyncWorker {
       sandgate::Request::OwnedLayers layers;
       sandgate::Result unreadable;
       results_.push_back(job_layers(j, layers, unreadable) ? j.context->run(std::move(layers)) : std::move(unreadable));
+      if (j.refused) continue;
       exact_[i] = as_text_ && result_to_json_text(results_.back(), texts_[i]);
       // The text says it all: free the result here, on the worker that built it, rather than
       // keeping it for the main thread to free after OnOK.
@@ -71,7 +95,8 @@ class CheckWorker : public Napi::AsyncWorker {
       Napi::Array out = Napi::Array::New(env, results_.size());
       for (std::size_t i = 0; i < results_.size(); ++i) {
         Napi::HandleScope scope(env);
-        out.Set(static_cast<std::uint32_t>(i), result_to_js_or_text(env, results_[i], texts_[i], exact_[i]));
+        out.Set(static_cast<std::uint32_t>(i),
+                jobs_[i].refused ? env.Null() : result_to_js_or_text(env, results_[i], texts_[i], exact_[i]));
       }
       deferred_.Resolve(out);
     } catch (const Napi::Error& e) {
@@ -90,17 +115,27 @@ class CheckWorker : public Napi::AsyncWorker {
   Napi::Promise::Deferred deferred_;
 };
 
-std::optional<sandgate::Document> optional_layer(Napi::Env env, Napi::Value v, const char* input, Napi::Value json) {
-  if (v.IsUndefined() || v.IsNull()) return std::nullopt;
-  return load_layer(env, v, input, json);
+// A layer of an item: its JSON text kept for the worker to parse, or the layer loaded now (text,
+// or a value JSON text does not carry).
+void take_layer(Napi::Env env, Napi::Value v, Napi::Value json, std::size_t k, Job& j) {
+  if (v.IsUndefined() || v.IsNull()) return;
+  if (json.IsString()) {
+    j.json[k] = json.As<Napi::String>().Utf8Value();
+    return;
+  }
+  sandgate::Document d = load_layer(env, v, k_layer_inputs[k]);
+  if (k == 0) j.defaults = std::move(d);
+  if (k == 1) j.sandbox = std::move(d);
+  if (k == 2) j.overrides = std::move(d);
 }
 
 }  // namespace
 
 // checkBatch(items: Array<[context, sandbox, defaults?, overrides?, sandboxJson?, defaultsJson?,
-// overridesJson?, record?]>) → Promise<Result[]>; the *Json are the layers' JSON texts where
-// index.js made them (value_text.h); `record`, the item's 1-based position, says that `sandbox` is
-// a string item: a record's text. Results are whole: the check already ran on a worker.
+// overridesJson?, record?]>) → Promise<Array<Result | null>>; the *Json are the layers' JSON texts
+// where index.js made them (value_text.h); `record`, the item's 1-based position, says that
+// `sandbox` is a string item: a record's text. Results are whole: the check already ran on a
+// worker. null: the core refused a JSON text (see Job::json); index.js checks that item itself.
 Napi::Value check_batch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (!info[0].IsArray()) throw Napi::TypeError::New(env, "checkBatch expects an array of items");
@@ -118,11 +153,13 @@ Napi::Value check_batch(const Napi::CallbackInfo& info) {
       p.line = static_cast<int>(p.index);
       p.text = item.Get(1u).As<Napi::String>().Utf8Value();
       p.bytes = p.text.size();
+    } else if (Napi::Value sandbox = item.Get(1u); sandbox.IsUndefined() || sandbox.IsNull()) {
+      j.sandbox = load_layer(env, sandbox, "sandbox");  // as check() answers an absent sandbox
     } else {
-      j.sandbox = load_layer(env, item.Get(1u), "sandbox", item.Get(4u));
+      take_layer(env, sandbox, item.Get(4u), 1, j);
     }
-    j.defaults = optional_layer(env, item.Get(2u), "defaults", item.Get(5u));
-    j.overrides = optional_layer(env, item.Get(3u), "overrides", item.Get(6u));
+    take_layer(env, item.Get(2u), item.Get(5u), 0, j);
+    take_layer(env, item.Get(3u), item.Get(6u), 2, j);
     jobs.push_back(std::move(j));
   }
   auto* worker = new CheckWorker(env, std::move(jobs));  // deletes itself after OnOK / OnError
