@@ -1,6 +1,7 @@
-// checkBatch: the engine runs on a libuv worker thread; JS values are read into Node trees on the
-// main thread first (V8 values may not be touched anywhere else). Results are written as JSON text
-// on the worker too: the main thread only makes one string per result (result_json.h).
+// checkBatch: the engine runs on a libuv worker thread; JS values are read on the main thread first
+// (V8 values may not be touched anywhere else): a plain value as its JSON text, which the worker
+// parses, anything else into a Node tree. Results are written as JSON text on the worker too: the
+// main thread only makes one string per result (result_json.h).
 #include "check_many.h"
 
 #include "inputs.h"
