@@ -32,6 +32,15 @@ struct Job {
   std::optional<sandgate::PendingRecord> record;
 };
 
+// Layer `k` of a job (0 defaults, 1 sandbox, 2 overrides, as Job::json).
+void set_layer(Job& j, std::size_t k, sandgate::Document d) {
+  if (k == 1) {
+    j.sandbox = std::move(d);
+  } else {
+    (k == 0 ? j.defaults : j.overrides) = std::move(d);
+  }
+}
+
 // The layers a job checks; false with `unreadable` set when its record cannot be read, or with
 // `j.refused` when the core refused one of its JSON texts.
 bool job_layers(Job& j, sandgate::Request::OwnedLayers& layers, sandgate::Result& unreadable) {
@@ -42,10 +51,7 @@ bool job_layers(Job& j, sandgate::Request::OwnedLayers& layers, sandgate::Result
       j.refused = true;
       return false;
     }
-    sandgate::Document d = sandgate::document_from_node(std::move(*root), k_layer_inputs[k]);
-    if (k == 0) j.defaults = std::move(d);
-    if (k == 1) j.sandbox = std::move(d);
-    if (k == 2) j.overrides = std::move(d);
+    set_layer(j, k, sandgate::document_from_node(std::move(*root), k_layer_inputs[k]));
   }
   if (!j.record) {
     layers = {.defaults = std::move(j.defaults), .sandbox = std::move(j.sandbox), .overrides = std::move(j.overrides)};
@@ -124,10 +130,7 @@ void take_layer(Napi::Env env, Napi::Value v, Napi::Value json, std::size_t k, J
     j.json[k] = json.As<Napi::String>().Utf8Value();
     return;
   }
-  sandgate::Document d = load_layer(env, v, k_layer_inputs[k]);
-  if (k == 0) j.defaults = std::move(d);
-  if (k == 1) j.sandbox = std::move(d);
-  if (k == 2) j.overrides = std::move(d);
+  set_layer(j, k, load_layer(env, v, k_layer_inputs[k]));
 }
 
 }  // namespace
@@ -148,13 +151,14 @@ Napi::Value check_batch(const Napi::CallbackInfo& info) {
     Napi::Array item = items.Get(i).As<Napi::Array>();
     Job j;
     j.context = unwrap_context(env, item.Get(0u));
-    if (Napi::Value record = item.Get(7u); record.IsNumber() && item.Get(1u).IsString()) {
+    Napi::Value sandbox = item.Get(1u), record = item.Get(7u);
+    if (record.IsNumber() && sandbox.IsString()) {
       sandgate::PendingRecord& p = j.record.emplace();
       p.index = static_cast<std::size_t>(record.As<Napi::Number>().Int64Value());
       p.line = static_cast<int>(p.index);
-      p.text = item.Get(1u).As<Napi::String>().Utf8Value();
+      p.text = sandbox.As<Napi::String>().Utf8Value();
       p.bytes = p.text.size();
-    } else if (Napi::Value sandbox = item.Get(1u); sandbox.IsUndefined() || sandbox.IsNull()) {
+    } else if (sandbox.IsUndefined() || sandbox.IsNull()) {
       j.sandbox = load_layer(env, sandbox, "sandbox");  // as check() answers an absent sandbox
     } else {
       take_layer(env, sandbox, item.Get(4u), 1, j);

@@ -13,7 +13,6 @@
 namespace sandgate_node {
 namespace {
 
-
 sandgate::PolicyLoad policy_load(Napi::Env env, Napi::Value v) {
   std::shared_ptr<PolicyInput> in = unwrap_policy(v);
   if (!in) in = load_policy(env, v, "", false);
