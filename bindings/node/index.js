@@ -48,17 +48,18 @@ const LAZY = Object.create(null);
 for (const name of LAZY_FIELDS) LAZY[name] = true;
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
-// Deferred fields (src/result_head.h): when the sandbox went by the fast input path (the JSON text
+// Kept results (src/kept_results.h): when the sandbox went by the fast input path (the JSON text
 // of a plain value, lib/plain_json.js) and every other input is unchanging (`unchanging` below),
-// the addon hands over only the head of the result — `ok`, the
-// diagnostics and the small fields — with 0 in place of `resolved` and `provenance`, whose making
-// (the resolved request, its provenance) was a third of a call. The first read of either, or of
-// the object as a whole, calls `redo`: the same native call without the deferral, from the same
-// strings (immutable: mutating the input object afterwards changes nothing), whose whole result
-// fills them. A sandbox given as text keeps the eager result, as before: a value JSON cannot carry
-// (.nan in YAML) then still comes as the plain object the addon builds. Nothing native is kept
-// meanwhile (a handle per result would be freed only by a finalizer after an event-loop turn: a
-// synchronous loop of checks would pile them up).
+// the addon keeps the native result and hands over only `ok` and the result's id. The first read
+// of a field asks for the head (src/result_head.h: the diagnostics and the small fields, with 0 in
+// place of `resolved` and `provenance`), the first read of either of those, or of the object as a
+// whole, for the whole result; then the native result is freed. The addon keeps the last
+// `native.keptResults` results of this thread only (a handle per result would be freed only by a
+// finalizer after an event-loop turn: a synchronous loop of checks piled them up); a result read
+// after that calls `redo`, the same native call without keeping, from the same strings
+// (immutable: mutating the input object afterwards changes nothing). A sandbox given as text keeps
+// the eager result: a value JSON cannot carry (.nan in YAML) then still comes as the plain object
+// the addon builds.
 const DEFERRED = ['resolved', 'provenance'];
 
 // util.inspect looks at a Proxy's target without its traps: until the target is filled, it carries
@@ -71,30 +72,42 @@ function inspectResult() {
 }
 
 class LazyResult {
-  constructor(text, redo) {
-    this.text = text;
-    this.redo = redo; // null, or () => the whole result (text or object) for the deferred fields
+  constructor(text, kept, redo) {
+    this.text = text; // the whole result as JSON text, until it is parsed; or null
+    this.kept = kept; // the id of the native result kept for this one (src/kept_results.h), until its deferred fields are read; or 0
+    this.head = kept !== 0; // its head (every field but DEFERRED) is still to be read from it
+    this.redo = redo; // null, or () => the whole result again (text or object), once the kept one is gone
   }
 
-  // The head: every field, the deferred ones as placeholders (or the whole result, when nothing is).
+  // Every field but the deferred ones: from the whole text, or from the kept result's head.
   fill(target) {
-    const text = this.text;
-    if (text === null) return;
-    this.text = null;
-    const data = JSON.parse(text);
-    for (const key of Object.keys(data)) if (key !== 'ok') target[key] = data[key];
-    if (data.resolved !== 0) this.redo = null; // the addon wrote the whole result
-    if (this.redo === null) this.done(target);
+    if (this.text !== null) {
+      const text = this.text;
+      this.text = null;
+      this.whole(target, JSON.parse(text));
+    } else if (this.head) {
+      this.head = false;
+      const head = native.resultHead(this.kept) ?? this.redo();
+      const data = typeof head === 'string' ? JSON.parse(head) : head;
+      for (const key of Object.keys(data)) if (key !== 'ok') target[key] = data[key];
+      if (data.resolved !== 0) this.whole(target, null); // nothing was deferred (or it came from redo)
+    }
   }
 
   fillDeferred(target) {
     this.fill(target);
-    const redo = this.redo;
-    if (redo === null) return;
-    this.redo = null;
-    const raw = redo();
+    if (this.kept === 0) return;
+    const raw = native.resultWhole(this.kept) ?? this.redo();
     const data = typeof raw === 'string' ? JSON.parse(raw) : raw;
     for (const key of DEFERRED) target[key] = data[key]; // assigned in place: the order stays
+    this.whole(target, null);
+  }
+
+  // `data`: the whole result, when its fields are not in the target yet.
+  whole(target, data) {
+    if (data !== null) for (const key of Object.keys(data)) if (key !== 'ok') target[key] = data[key];
+    this.kept = 0;
+    this.redo = null;
     this.done(target);
   }
 
@@ -104,7 +117,7 @@ class LazyResult {
   }
 
   get(target, key) {
-    if (this.text !== null || this.redo !== null) {
+    if (this.text !== null || this.kept !== 0) {
       if (LAZY[key] === true) {
         if (key === 'resolved' || key === 'provenance') this.fillDeferred(target);
         else this.fill(target);
@@ -153,16 +166,18 @@ class LazyResult {
   }
 }
 
-// A native call's result: JSON text (`{"ok":true…` or `{"ok":false…`) made lazy, or an object.
-// `redo`, for a head (see "Deferred fields"): the call again, answering the whole result.
+// A native call's result: the id of a kept result (negative when not ok; see "Kept results") or
+// JSON text (`{"ok":true…` or `{"ok":false…`), made lazy; or an object, as it is.
+// `redo`, for a kept result: the call again, answering the whole result.
 function result(raw, redo = null) {
+  if (typeof raw === 'number') return new Proxy({ ok: raw > 0, [INSPECT]: inspectResult }, new LazyResult(null, Math.abs(raw), redo));
   if (typeof raw !== 'string') return finish(raw);
-  return new Proxy({ ok: raw.charCodeAt(6) === 116, [INSPECT]: inspectResult }, new LazyResult(raw, redo));
+  return new Proxy({ ok: raw.charCodeAt(6) === 116, [INSPECT]: inspectResult }, new LazyResult(raw, 0, null));
 }
 
 // A check's result through `call(lazy)`: when the call can be made again with the same answer
-// (`deferrable`), its head now and the deferred fields from the call again when first read;
-// otherwise the whole result at once.
+// (`deferrable`), the native result kept and read when first used (the call again once it is no
+// longer kept); otherwise the whole result at once.
 function answer(deferrable, call) {
   return deferrable ? result(call(true), () => call(false)) : result(call(false));
 }

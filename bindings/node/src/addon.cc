@@ -6,6 +6,7 @@
 #include "diff_policies.h"
 #include "inputs.h"
 #include "js_to_node.h"
+#include "kept_results.h"
 #include "node_to_js.h"
 #include "result_head.h"
 #include "result_json.h"
@@ -104,12 +105,49 @@ sandgate::Request::OwnedLayers layers_arg(const Napi::CallbackInfo& info, std::s
 
 // A check's answer: with `lazy` (index.js keeps what it needs to check again: every input was
 // text or the JSON text of a value, which strings hold immutably) and no JSON text refused, the
-// head (result_head.h), whose deferred fields index.js fills from the same call without `lazy`;
-// otherwise the whole result, as JSON text or as an object (result_json.h).
-Napi::Value answer(Napi::Env env, const sandgate::Result& r, bool lazy) {
-  std::string head;
-  if (lazy && results_as_text() && result_head_json(r, head)) return Napi::String::New(env, head.data(), head.size());
+// result is kept (kept_results.h) and only its id goes over, negated when the result is not ok;
+// index.js fills the fields from it on first read (resultHead, resultWhole). Otherwise the whole
+// result, as JSON text or as an object (result_json.h).
+Napi::Value answer(Napi::Env env, sandgate::Result r, bool lazy) {
+  if (lazy && results_as_text()) {
+    const bool ok = r.ok();
+    const double id = keep_result(env, std::move(r));
+    return Napi::Number::New(env, ok ? id : -id);
+  }
   return result_to_js_or_text(env, r);
+}
+
+double id_arg(const Napi::CallbackInfo& info) {
+  return info[0].IsNumber() ? info[0].As<Napi::Number>().DoubleValue() : 0;
+}
+
+// The whole of the result kept under `id`, which is then no longer kept.
+Napi::Value take_whole(Napi::Env env, const sandgate::Result& r, double id) {
+  Napi::Value whole = result_to_js_or_text(env, r);
+  drop_result(env, id);
+  return whole;
+}
+
+// resultHead(id) → the head (result_head.h) of the result kept under `id`, as JSON text; or its
+// whole (text, or an object when JSON cannot carry it) when none of it is deferred; null when it is
+// no longer kept (index.js then checks again).
+Napi::Value result_head_js(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const double id = id_arg(info);
+  const sandgate::Result* r = kept_result(env, id);
+  if (!r) return env.Null();
+  std::string head;
+  if (r->checked() && result_head_json(*r, head)) return Napi::String::New(env, head.data(), head.size());
+  return take_whole(env, *r, id);
+}
+
+// resultWhole(id) → the whole result kept under `id` (for its deferred fields), which is then no
+// longer kept; null when it already is not.
+Napi::Value result_whole_js(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const double id = id_arg(info);
+  const sandgate::Result* r = kept_result(env, id);
+  return r ? take_whole(env, *r, id) : env.Null();
 }
 
 // check(context, sandbox, defaults, overrides, sandboxJson, defaultsJson, overridesJson, lazy) →
@@ -120,15 +158,15 @@ Napi::Value check_js(const Napi::CallbackInfo& info) {
   auto ctx = unwrap_context(env, info[0]);
   bool refused = false;
   sandgate::Result r = ctx->run(layers_arg(info, 1, 4, refused));
-  return answer(env, r, info[7].ToBoolean().Value() && !refused);
+  return answer(env, std::move(r), info[7].ToBoolean().Value() && !refused);
 }
 
 // checkOnce(policy, runners, org, client, placement, sandbox, defaults, overrides, policyJson,
 // runnersJson, orgJson, sandboxJson, defaultsJson, overridesJson, lazy) → as check: the free
 // function check(). The context lives on this call's stack, never in an External: an External
 // per call is freed only by its finalizer, which Node runs from the event loop after a GC, so a
-// synchronous loop of check() calls piled up every context (issue 12, item 7). A lazy result
-// checks again from the same inputs (index.js keeps them) rather than keep this context.
+// synchronous loop of check() calls piled up every context (issue 12, item 7). A lazy result is
+// kept with the inputs it needs (shared with it), for the last checks only (kept_results.h).
 Napi::Value check_once_js(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   bool refused = false;
@@ -136,7 +174,7 @@ Napi::Value check_once_js(const Napi::CallbackInfo& info) {
       make_context(env, info[0], info[1], info[2], string_arg(info, 3, "typescript", "client"),
                    string_arg(info, 4, "", "placement"), ContextJson{info[8], info[9], info[10]}, &refused);
   sandgate::Result r = ctx->run(layers_arg(info, 5, 11, refused));
-  return answer(env, r, info[14].ToBoolean().Value() && !refused);
+  return answer(env, std::move(r), info[14].ToBoolean().Value() && !refused);
 }
 
 // normalizeResources(value, client) → result with resolved {requests, limits, gpu}
@@ -285,6 +323,8 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
       {"makeContext", make_context_js},
       {"check", check_js},
       {"checkOnce", check_once_js},
+      {"resultHead", result_head_js},
+      {"resultWhole", result_whole_js},
       {"checkBatch", check_batch},
       {"diffPolicies", diff_policies},
       {"normalizeResources", normalize_resources_js},
@@ -301,6 +341,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
       {"resultsAsText", results_as_text_js},
   };
   for (const auto& f : fns) exports.Set(f.name, Napi::Function::New(env, f.fn, f.name));
+  exports.Set("keptResults", Napi::Number::New(env, static_cast<double>(k_kept_results)));  // for tests
   return exports;
 }
 

@@ -1,9 +1,9 @@
 // A check's result in two parts, for lazy results (issue 12): the head — `ok`, the diagnostics and
-// the small fields the Resolution already holds — written as JSON text at once, and the fields that
-// need the resolved request built (Result::output(): `resolved`, `provenance`) left for later. The
-// head holds 0 in their places, so JSON.parse of it has every member in its order; index.js fills
-// them, on first read, from a second check of the same inputs (their JSON text, kept by the
-// result: strings are immutable and V8's, so nothing native outlives the call).
+// the small fields the Resolution already holds — written as JSON text when a field is first read,
+// and the fields that need the resolved request built (Result::output(): `resolved`, `provenance`)
+// when one of those is. The head holds 0 in their places, so JSON.parse of it has every member in
+// its order; index.js fills them later from the same kept result (kept_results.h), or from a second
+// check of the same inputs once that is gone.
 #pragma once
 
 #include <string>

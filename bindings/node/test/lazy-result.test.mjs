@@ -240,10 +240,15 @@ test('every conformance case from values: a result filled in either order is the
   assert.ok(deferred > 300, `only ${deferred} results were deferred`);
 });
 
-test('a lazy result calls the addon again only when a deferred field is read', () => {
+test('a lazy result is made from the kept native result; only once that is gone is it checked again', () => {
   const checker = new Checker();
   const sandbox = { containerImage: 'x:1', resources: { gpu: { count: 1, type: 'H100' } } };
-  for (const [name, fn, entry] of [['Checker.check', () => checker.check(sandbox), 'check'], ['check', () => check(sandbox), 'checkOnce']]) {
+  const eager = both(() => check(sandbox)).eager;
+  // Other requests take the kept results' places: a result read from the wrong one differs.
+  const other = { containerImage: 'y:2', resources: { cpu: '3' } };
+  for (const [name, checkOne, entry] of [['Checker.check', (s) => checker.check(s), 'check'], ['check', (s) => check(s), 'checkOnce']]) {
+    const fn = () => checkOne(sandbox);
+    const evict = (n = native.keptResults) => { for (let i = 0; i < n; i++) checkOne(other); };
     const calls = [];
     const original = native[entry];
     native[entry] = (...args) => {
@@ -255,16 +260,37 @@ test('a lazy result calls the addon again only when a deferred field is read', (
       assert.deepEqual(calls, [true], `${name}: one call, deferring`);
       void r.ok, r.diagnostics, r.gpu, r.runtime_class, r.qos_class, r.placement_mode, r.runner, r.slurm;
       assert.equal(r.raiseForErrors(), r);
-      assert.deepEqual(calls, [true], `${name}: the small fields need no second call`);
       assert.equal(typeof r.resolved, 'object');
-      assert.deepEqual(calls, [true, false], `${name}: resolved asks for the whole result once`);
       void r.provenance, JSON.stringify(r);
-      assert.deepEqual(calls, [true, false], `${name}: and only once`);
+      assert.deepEqual(calls, [true], `${name}: every field from the kept result`);
+      assertSame(r, eager, name);
       // Through inspect, which sees the target without the traps.
       calls.length = 0;
-      const shown = inspect(fn(), { depth: 9 });
-      assert.deepEqual(calls, [true, false]);
-      assert.match(shown, /resolved: \{/);
+      assert.match(inspect(fn(), { depth: 9 }), /resolved: \{/);
+      assert.deepEqual(calls, [true]);
+
+      // Gone before anything is read: the whole result from one more call.
+      calls.length = 0;
+      const late = fn();
+      evict();
+      const count = calls.length;
+      assertSame(late, eager, `${name}, read after ${native.keptResults} more checks`);
+      assert.deepEqual(calls.slice(count), [false], `${name}: checked again once`);
+      // Gone between the head and the deferred fields: those from one more call.
+      calls.length = 0;
+      const half = fn();
+      const diagnostics = half.diagnostics;
+      evict();
+      assert.deepStrictEqual(half.resolved, eager.resolved, name);
+      assert.deepEqual(calls.slice(1 + native.keptResults), [false], `${name}: checked again once`);
+      assert.equal(half.diagnostics, diagnostics, `${name}: the head kept its identity`);
+      assertSame(half, eager, `${name}, deferred fields read after ${native.keptResults} more checks`);
+      // Still kept after keptResults - 1 checks.
+      calls.length = 0;
+      const kept = fn();
+      evict(native.keptResults - 1);
+      assertSame(kept, eager, name);
+      assert.equal(calls.includes(false), false, `${name}: no call again while kept`);
     } finally {
       native[entry] = original;
     }
