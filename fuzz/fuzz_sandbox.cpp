@@ -1,12 +1,15 @@
 // Sandbox text through Engine::check with the fixed policy of fixtures.h, twice: once with the
 // policy alone (Python client: the built-in serverless runner, no GPUs), once with the runner
-// inventory and an org that may use GPUs (TypeScript client). Properties: check_properties.h.
+// inventory and an org that may use GPUs (TypeScript client). Properties: check_properties.h; and
+// the Node binding's direct JSON reader (sandgate/json_value.h) accepts only text that the JSON
+// loader reads without an error, into the same tree when no number in it is past 2^53.
 // Run: build/fuzz/fuzz/fuzz_sandbox -dict=fuzz/dict/sandbox.dict CORPUS
 #include <cstddef>
 #include <cstdint>
 
 #include "check_properties.h"
 #include "fixtures.h"
+#include "sandgate/json_value.h"
 
 namespace {
 
@@ -26,11 +29,29 @@ struct Engines {
   }
 };
 
+// A number a JS double does not hold exactly, which the direct reader rounds as one and the loader
+// keeps.
+bool has_big_number(const sandgate::Node& n) {
+  if (n.is_int() && (n.int_overflow || n.integer > (std::int64_t{1} << 53) || n.integer < -(std::int64_t{1} << 53))) return true;
+  for (const auto& i : n.items) {
+    if (has_big_number(i)) return true;
+  }
+  for (const auto& m : n.members) {
+    if (has_big_number(m.value)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const Engines engines;
   std::string_view text(reinterpret_cast<const char*>(data), size);
   fuzz::check_request({&engines.plain_ctx, &engines.inventory_ctx}, text);
+  if (std::optional<sandgate::Node> direct = sandgate::node_from_json_value(std::string(text))) {
+    sandgate::Document loaded = sandgate::load_document(text, sandgate::Format::json, "", "sandbox");
+    if (!loaded.loaded || sandgate::has_errors(loaded.diagnostics)) fuzz::fail("direct JSON reader", "accepted what the JSON loader refuses");
+    if (!(*direct == loaded.root) && !has_big_number(loaded.root)) fuzz::fail("direct JSON reader", "a tree other than the JSON loader's");
+  }
   return 0;
 }

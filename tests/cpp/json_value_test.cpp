@@ -56,6 +56,40 @@ TEST(JsonValue, numbers_are_read_as_the_double_a_js_value_holds) {
   EXPECT_EQ(low.integer, INT64_MIN);
   EXPECT_EQ(read("0.1").number, 0.1);
   EXPECT_TRUE(refused("1e400"));  // beyond the double range
+  EXPECT_TRUE(refused("1e-400"));  // below it (JSON.stringify writes no such text: a JS number is 0)
+  EXPECT_EQ(read("5e-324").number, 5e-324);                    // the least subnormal, exactly
+  EXPECT_EQ(read("0.30000000000000004").number, 0.1 + 0.2);   // correctly rounded
+  EXPECT_EQ(read("-0").integer, 0);
+  Node negative_zero = read("-0.0");  // a whole number: the integer 0, as the converter reads -0
+  EXPECT_TRUE(negative_zero.is_int());
+  EXPECT_EQ(negative_zero.integer, 0);
+  EXPECT_EQ(read("1.5E+2").integer, 150);
+  EXPECT_EQ(read("-2.5e-1").number, -0.25);
+  // JSON's number grammar, strictly: no leading zero, plus sign, bare point or empty exponent.
+  for (const char* bad : {"01", "-01", "+1", ".5", "1.", "1e", "1e+", "-", "--1", "0x10", "1_000", "Infinity", "NaN"}) {
+    EXPECT_TRUE(refused(bad)) << bad;
+  }
+}
+
+TEST(JsonValue, strings_keys_and_literals_as_json_writes_them) {
+  // Every escape JSON has; a string's plain runs around them copied as they are.
+  EXPECT_EQ(read(R"("a\"b\\c\/d\be\ff\ng\rh\ti\u0041\u00e9")").text, "a\"b\\c/d\be\ff\ng\rh\tiA\xc3\xa9");
+  EXPECT_EQ(read(R"("0123456789abcdef\n0123456789abcdef")").text, "0123456789abcdef\n0123456789abcdef");
+  EXPECT_EQ(read(R"("\uD83D\uDE00")").text, "\xf0\x9f\x98\x80");  // upper-case hex
+  for (const char* bad : {R"("\x41")", R"("\u12")", R"("\u12G4")", R"("\ud83d\u0041")", R"("\ud83dx")", "\"a\x01b\"",
+                          "\"tab\there\"", R"("unterminated)", R"("ends in a backslash\)"}) {
+    EXPECT_TRUE(refused(bad)) << bad;
+  }
+  EXPECT_EQ(read(" \t\r\n[ true , false , null ] \n").items.size(), 3u);  // JSON's four spaces
+  for (const char* bad : {"tru", "nulls", "True", "[1 2]", "[1,]", "{\"a\":1,}", "{\"a\"}", "{\"a\":}", "{a:1}", "[",
+                          "\xef\xbb\xbf{}", "\f[]", "// c\n1"}) {
+    EXPECT_TRUE(refused(bad)) << bad;
+  }
+  Node empty = read(R"({"": "", "k": {}, "l": []})");
+  ASSERT_EQ(empty.members.size(), 3u);
+  EXPECT_EQ(empty.members[0].key, "");
+  EXPECT_TRUE(empty.members[1].value.is_object() && empty.members[1].value.members.empty());
+  EXPECT_TRUE(empty.members[2].value.is_array() && empty.members[2].value.items.empty());
 }
 
 TEST(JsonValue, refuses_what_the_converter_must_report) {

@@ -145,10 +145,21 @@ TEST(JsonWriters, find_what_needs_an_escape_in_any_lane) {
         EXPECT_FALSE(sandgate::json_detail::needs_no_escape(s.data(), s.size())) << n << " " << at << " " << int(c);
         // The escape path copies this prefix unread: it must end at or before the escape.
         EXPECT_LE(sandgate::json_detail::plain_prefix(s.data(), s.size()), at) << n << " " << at << " " << int(c);
+        // The JSON reader's scan for a string's end: exactly the first, whatever follows it (a
+        // borrow out of a lane with 0x00, 0x22 or 0x5C flags nothing before it).
+        std::string two = s;
+        if (at + 1 < n) two[at + 1] = c == '"' ? '\\' : '"';
+        EXPECT_EQ(sandgate::json_detail::first_special(two.data(), two.size()), at) << n << " " << at << " " << int(c);
+        EXPECT_EQ(sandgate::json_detail::first_special(two.data(), at), at) << n << " " << at << " " << int(c);
       }
       std::string fine(n, ' ');
       fine[at] = '\x7F';
       EXPECT_TRUE(sandgate::json_detail::needs_no_escape(fine.data(), fine.size())) << n << " " << at;
+      for (char c : {'\x21', '\x23', '\x5B', '\x5D', '\x20', '\x80', '\xFF', '\x01'}) {  // neighbours of the three
+        std::string near(n, 'a');
+        near[at] = c;
+        EXPECT_EQ(sandgate::json_detail::first_special(near.data(), near.size()), c == '\x01' ? at : n) << n << " " << at << " " << int(c);
+      }
     }
   }
 }

@@ -15,14 +15,15 @@
 
 namespace sandgate {
 
-// The tree of `text`, parsed in place (the string is consumed). nullopt — the caller then converts
-// the value itself, which reports what is wrong where it is — when the text is not one JSON value,
-// is not valid UTF-8, has a string or key holding a NUL or a lone surrogate (as \u escapes), an
-// object with a duplicate key, a number beyond the double range, or comes within half of any of
-// `limits` (nesting, nodes, bytes): the converter's own counting decides what happens near them.
+// The tree of `text` (the string is consumed). nullopt — the caller then converts the value
+// itself, which reports what is wrong where it is — when the text is not one JSON value, is not
+// valid UTF-8, has a string or key holding a NUL or a lone surrogate (as \u escapes), an object
+// with a duplicate key, a number past the double range (too large or too small), or comes within
+// half of any of `limits` (nesting, nodes, bytes): the converter's own counting decides what
+// happens near them.
 std::optional<Node> node_from_json_value(std::string text, const Limits& limits = Limits{});
-// The same over `size` bytes at `data`, followed by a NUL, parsed in place: a binding that reads
-// the text into a buffer it keeps between calls (its contents are overwritten).
+// The same over `size` bytes at `data`, followed by a NUL: a binding that reads the text into a
+// buffer it keeps between calls (its contents may be overwritten).
 std::optional<Node> node_from_json_in_place(char* data, std::size_t size, const Limits& limits = Limits{});
 
 }  // namespace sandgate

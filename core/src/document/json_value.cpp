@@ -1,93 +1,289 @@
-// node_from_json_value (sandgate/json_value.h): RapidJSON's DOM, parsed in place, turned into a
-// tree without positions. Unlike the text loader (json_loader.cpp) it reports nothing: whatever it
+// node_from_json_value (sandgate/json_value.h): JSON text read straight into a tree without
+// positions, in one pass. Unlike the text loader (json_loader.cpp) it reports nothing: whatever it
 // cannot represent exactly as the binding's converter would, it refuses, and that converter
 // reports it.
 //
-// Why a DOM and not SAX events, as the text loader: the loader needs each value's position, which
-// only the events give; this reader needs none. With the DOM every object's and array's size is
-// known before its children are built, so each child is made in place in a vector of the exact
-// size; from events, children wait on scratch stacks and move into their container when it
-// closes (a Member is 184 bytes). RapidJSON's DOM costs little in place: its strings point into
-// the text, its values live in one pool, which starts in a buffer on the stack. On the README's
-// prod-ok request from Node (callgrind, 1,000 Checker.check calls) the reader went from 25,000
-// instructions a call to 17,000. RapidJSON's recursive parser, behind a scan bounding the depth,
-// measured no faster than the iterative one, which needs no such scan.
+// Why not RapidJSON here, as the text loader: its reader (the DOM in place, then a walk of the DOM
+// into the tree) took a byte at a time through every string and built every value twice; on the
+// README's prod-ok request from Node (callgrind, 1,000 Checker.check calls) that was 16,400
+// instructions a call. This reader finds a string's end a word at a time (the scan the JSON writers
+// use for escapes: the same three kinds of byte end a plain run) and makes each value once. It is
+// recursive, bounded by the depth limit, checked before each container is entered. JSON's grammar
+// is small and strict (RFC 8259; no comments, no trailing commas, no NaN): anything else is refused.
 #include "sandgate/json_value.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <string_view>
-#include <unordered_set>
+#include <vector>
 
-#include "util/rapidjson.h"
+#include "util/json_writers.h"
 
 namespace sandgate {
 namespace {
 
 constexpr std::uint64_t k_two53 = std::uint64_t{1} << 53;
 
-class TreeReader {
+class DirectReader {
  public:
-  TreeReader(const Limits& limits, bool escapes)
-      : max_depth_(static_cast<std::size_t>(limits.max_depth / 2)),
-        max_nodes_(limits.max_nodes / 2),
-        unicode_escapes_(escapes) {}
+  DirectReader(std::string_view text, const Limits& limits)
+      : p_(text.data()),
+        end_(text.data() + text.size()),
+        max_depth_(static_cast<std::size_t>(limits.max_depth / 2)),
+        max_nodes_(limits.max_nodes / 2) {}
 
-  // `depth`: the containers around `v`. Recursion is bounded by the depth limit, checked before
-  // each container is entered (the DOM itself was parsed iteratively, however deep the text).
-  bool read(const rapidjson::Value& v, Node& out, std::size_t depth) {
-    if (++nodes_ > max_nodes_) return false;
-    switch (v.GetType()) {
-      case rapidjson::kNullType: return true;
-      case rapidjson::kFalseType:
-      case rapidjson::kTrueType:
-        out.kind = NodeKind::boolean;
-        out.boolean = v.IsTrue();
-        return true;
-      case rapidjson::kNumberType: return number(v, out);
-      case rapidjson::kStringType: {
-        std::string_view text(v.GetString(), v.GetStringLength());
-        if (!clean(text)) return false;
+  bool document(Node& root) {
+    skip_space();
+    if (!value(root, 0)) return false;
+    skip_space();
+    return p_ == end_;
+  }
+
+ private:
+  const char* p_;
+  const char* end_;
+  std::size_t max_depth_;
+  std::size_t max_nodes_;
+  std::size_t nodes_ = 0;
+
+  // Room made when a container opens, before its size is known: a request's objects and arrays are
+  // mostly smaller, and growing one by doubling from 1 moved each member (184 bytes) about once.
+  static constexpr std::size_t k_first_room = 8;
+
+  void skip_space() {
+    while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+  }
+
+  bool take(char c) {
+    skip_space();
+    if (p_ == end_ || *p_ != c) return false;
+    ++p_;
+    return true;
+  }
+
+  // `depth`: the containers around the value.
+  bool value(Node& out, std::size_t depth) {
+    if (p_ == end_ || ++nodes_ > max_nodes_) return false;
+    switch (*p_) {
+      case '{': return object(out, depth);
+      case '[': return array(out, depth);
+      case '"':
         out.kind = NodeKind::string;
-        out.text.assign(text);
-        return true;
-      }
-      case rapidjson::kArrayType: {
-        if (depth >= max_depth_ || too_many(v.Size())) return false;
-        out.kind = NodeKind::array;
-        out.items.resize(v.Size());
-        for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
-          if (!read(v[i], out.items[i], depth + 1)) return false;
+        return string(out.text);
+      case 't': return literal("true", out, NodeKind::boolean, true);
+      case 'f': return literal("false", out, NodeKind::boolean, false);
+      case 'n': return literal("null", out, NodeKind::null, false);
+      default: return number(out);
+    }
+  }
+
+  template <std::size_t N>
+  bool literal(const char (&word)[N], Node& out, NodeKind kind, bool b) {
+    constexpr std::size_t n = N - 1;
+    if (static_cast<std::size_t>(end_ - p_) < n || std::memcmp(p_, word, n) != 0) return false;
+    p_ += n;
+    out.kind = kind;
+    out.boolean = b;
+    return true;
+  }
+
+  bool array(Node& out, std::size_t depth) {
+    if (depth >= max_depth_) return false;
+    ++p_;
+    out.kind = NodeKind::array;
+    skip_space();
+    if (p_ != end_ && *p_ == ']') {
+      ++p_;
+      return true;
+    }
+    out.items.reserve(k_first_room);
+    do {
+      skip_space();
+      if (!value(out.items.emplace_back(), depth + 1)) return false;
+    } while (take(','));
+    return p_ != end_ && *p_++ == ']';
+  }
+
+  bool object(Node& out, std::size_t depth) {
+    if (depth >= max_depth_) return false;
+    ++p_;
+    out.kind = NodeKind::object;
+    skip_space();
+    if (p_ != end_ && *p_ == '}') {
+      ++p_;
+      return true;
+    }
+    out.members.reserve(k_first_room);
+    do {
+      skip_space();
+      if (p_ == end_ || *p_ != '"') return false;
+      Member& m = out.members.emplace_back();
+      if (!string(m.key) || !take(':')) return false;
+      skip_space();
+      if (!value(m.value, depth + 1)) return false;
+    } while (take(','));
+    return p_ != end_ && *p_++ == '}' && unique_keys(out.members);
+  }
+
+  // A linear scan in small objects; sorted views past that, or an object of thousands of members
+  // (a big annotations map) costs quadratic time.
+  static bool unique_keys(const std::vector<Member>& members) {
+    constexpr std::size_t k_linear = 16;
+    if (members.size() <= k_linear) {
+      for (std::size_t i = 1; i < members.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+          if (members[i].key == members[j].key) return false;
         }
+      }
+      return true;
+    }
+    std::vector<std::string_view> keys;
+    keys.reserve(members.size());
+    for (const Member& m : members) keys.push_back(m.key);
+    std::sort(keys.begin(), keys.end());
+    return std::adjacent_find(keys.begin(), keys.end()) == keys.end();
+  }
+
+  // At the opening quote. The text is valid UTF-8 (checked first): a plain run is copied as it is.
+  bool string(std::string& out) {
+    const char* start = ++p_;
+    p_ += json_detail::first_special(p_, static_cast<std::size_t>(end_ - p_));
+    if (p_ == end_) return false;
+    if (*p_ == '"') {
+      out.assign(start, p_);
+      ++p_;
+      return true;
+    }
+    out.assign(start, p_);
+    return escaped(out);
+  }
+
+  // The rest of a string from its first escape (or control character, which JSON does not allow).
+  bool escaped(std::string& out) {
+    while (p_ != end_) {
+      const auto c = static_cast<unsigned char>(*p_);
+      if (c == '"') {
+        ++p_;
         return true;
       }
-      case rapidjson::kObjectType: return object(v, out, depth);
+      if (c < 0x20) return false;
+      if (c != '\\') {
+        const char* run = p_;
+        p_ += json_detail::first_special(p_, static_cast<std::size_t>(end_ - p_));
+        out.append(run, p_);
+        continue;
+      }
+      if (++p_ == end_) return false;
+      switch (*p_++) {
+        case '"': out += '"'; break;
+        case '\\': out += '\\'; break;
+        case '/': out += '/'; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'n': out += '\n'; break;
+        case 'r': out += '\r'; break;
+        case 't': out += '\t'; break;
+        case 'u':
+          if (!unicode_escape(out)) return false;
+          break;
+        default: return false;
+      }
     }
     return false;
   }
 
- private:
-  std::size_t max_depth_;
-  std::size_t max_nodes_;
-  bool unicode_escapes_;
-  std::size_t nodes_ = 0;
-
-  // Each child is a node: a container with more than the limit leaves is refused before room is
-  // made for them (a 2 MB text can hold a million-item array).
-  bool too_many(std::size_t children) const { return children > max_nodes_ - std::min(nodes_, max_nodes_); }
-
-  // Integers that a double holds exactly stay as they are; the others round as a JS number does.
-  // RapidJSON types a number by the first of int, uint, int64, uint64, double that holds it.
-  bool number(const rapidjson::Value& v, Node& out) {
-    if (v.IsInt64()) {
-      std::int64_t i = v.GetInt64();
-      if (i >= -static_cast<std::int64_t>(k_two53) && i <= static_cast<std::int64_t>(k_two53)) return integer(i, out);
-      return real(static_cast<double>(i), out);
+  // After `\u`: one code point, or a surrogate pair as two escapes. A NUL or a lone surrogate is
+  // refused: the converter reports a NUL, and reads a lone surrogate as U+FFFD.
+  bool unicode_escape(std::string& out) {
+    std::uint32_t cp = 0;
+    if (!hex4(cp)) return false;
+    if (cp >= 0xDC00 && cp <= 0xDFFF) return false;
+    if (cp >= 0xD800 && cp <= 0xDBFF) {
+      std::uint32_t low = 0;
+      if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') return false;
+      p_ += 2;
+      if (!hex4(low) || low < 0xDC00 || low > 0xDFFF) return false;
+      cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
     }
-    if (v.IsUint64()) return real(static_cast<double>(v.GetUint64()), out);  // past int64, so past 2^53
-    return real(v.GetDouble(), out);
+    if (cp == 0) return false;
+    char buf[4];
+    std::size_t n = 0;
+    if (cp < 0x80) {
+      buf[n++] = static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      buf[n++] = static_cast<char>(0xC0 | (cp >> 6));
+      buf[n++] = static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      buf[n++] = static_cast<char>(0xE0 | (cp >> 12));
+      buf[n++] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      buf[n++] = static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      buf[n++] = static_cast<char>(0xF0 | (cp >> 18));
+      buf[n++] = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      buf[n++] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      buf[n++] = static_cast<char>(0x80 | (cp & 0x3F));
+    }
+    out.append(buf, n);
+    return true;
+  }
+
+  bool hex4(std::uint32_t& v) {
+    if (end_ - p_ < 4) return false;
+    for (int i = 0; i < 4; ++i) {
+      const char c = *p_++;
+      v <<= 4;
+      if (c >= '0' && c <= '9') v |= static_cast<std::uint32_t>(c - '0');
+      else if (c >= 'a' && c <= 'f') v |= static_cast<std::uint32_t>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F') v |= static_cast<std::uint32_t>(c - 'A' + 10);
+      else return false;
+    }
+    return true;
+  }
+
+  bool digits() {
+    const char* start = p_;
+    while (p_ != end_ && *p_ >= '0' && *p_ <= '9') ++p_;
+    return p_ != start;
+  }
+
+  // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, read as the IEEE double a JS value holds:
+  // a whole number within int64 exactly (then rounded past 2^53, as a double is), anything else
+  // by a correctly rounded parse (std::from_chars), as RapidJSON's full-precision reader did.
+  bool number(Node& out) {
+    const char* start = p_;
+    if (*p_ == '-') ++p_;
+    if (p_ == end_) return false;
+    if (*p_ == '0') {
+      ++p_;
+    } else if (!digits()) {
+      return false;
+    }
+    bool whole = true;
+    if (p_ != end_ && *p_ == '.') {
+      ++p_;
+      if (!digits()) return false;
+      whole = false;
+    }
+    if (p_ != end_ && (*p_ == 'e' || *p_ == 'E')) {
+      ++p_;
+      if (p_ != end_ && (*p_ == '+' || *p_ == '-')) ++p_;
+      if (!digits()) return false;
+      whole = false;
+    }
+    if (whole) {
+      std::int64_t i = 0;
+      if (std::from_chars(start, p_, i).ec == std::errc()) {
+        if (i >= -static_cast<std::int64_t>(k_two53) && i <= static_cast<std::int64_t>(k_two53)) return integer(i, out);
+        return real(static_cast<double>(i), out);
+      }
+    }
+    double d = 0;
+    if (std::from_chars(start, p_, d).ec != std::errc()) return false;  // beyond the double range
+    return real(d, out);
   }
 
   static bool integer(std::int64_t i, Node& out) {
@@ -113,42 +309,7 @@ class TreeReader {
     out.text = buf;
     return true;
   }
-
-  bool object(const rapidjson::Value& v, Node& out, std::size_t depth) {
-    const rapidjson::SizeType count = v.MemberCount();
-    if (depth >= max_depth_ || too_many(count)) return false;
-    out.kind = NodeKind::object;
-    out.members.reserve(count);
-    // A linear scan for duplicates in small objects; a set past that, or an object of thousands
-    // of members (a big annotations map) costs quadratic time. The keys are views of the text.
-    constexpr rapidjson::SizeType k_linear = 16;
-    std::unordered_set<std::string_view> keys;
-    for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
-      std::string_view key(it->name.GetString(), it->name.GetStringLength());
-      if (!clean(key)) return false;
-      if (count <= k_linear) {
-        for (const Member& m : out.members) {
-          if (m.key == key) return false;
-        }
-      } else if (!keys.insert(key).second) {
-        return false;
-      }
-      Member& m = out.members.emplace_back();
-      m.key.assign(key);
-      if (!read(it->value, m.value, depth + 1)) return false;
-    }
-    return true;
-  }
-
-  // The text is valid UTF-8 without NUL (checked first): only a \u escape can decode to a NUL or a
-  // lone surrogate (RapidJSON writes a lone low surrogate as bytes that are not UTF-8).
-  bool clean(std::string_view s) const {
-    if (!unicode_escapes_) return true;
-    bool is_nul = false;
-    return find_invalid_utf8(s, is_nul) == std::string_view::npos;
-  }
 };
-
 
 }  // namespace
 
@@ -162,23 +323,11 @@ std::optional<Node> node_from_json_in_place(char* data, std::size_t size, const 
   if (text.size() > limits.max_bytes / 2) return std::nullopt;
   bool is_nul = false;
   if (find_invalid_utf8(text, is_nul) != std::string_view::npos) return std::nullopt;
-  // Before the parse: decoding in place overwrites the escapes.
-  TreeReader reader(limits, text.find("\\u") != std::string_view::npos);
-  // Full precision: a double comes back exactly as the value's own (JSON.stringify writes the
-  // shortest text that reads back as it). Iterative: no recursion, however the text nests. The
-  // DOM's values and the parser's stack start in buffers here; only a large value takes memory
-  // from the heap.
-  constexpr unsigned k_flags = rapidjson::kParseInsituFlag | rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag;
-  using Pool = rapidjson::MemoryPoolAllocator<>;
-  alignas(8) char values[4096], stack[1024];
-  Pool value_pool(values, sizeof values), stack_pool(stack, sizeof stack);
   try {
-    rapidjson::GenericDocument<rapidjson::UTF8<>, Pool, Pool> doc(&value_pool, sizeof stack / 2, &stack_pool);
-    if (doc.ParseInsitu<k_flags>(data).HasParseError()) return std::nullopt;
     Node root;
-    if (!reader.read(doc, root, 0)) return std::nullopt;
+    if (!DirectReader(text, limits).document(root)) return std::nullopt;
     return root;
-  } catch (const std::exception&) {  // RapidJSON's assertion (util/rapidjson.h), or memory
+  } catch (const std::bad_alloc&) {
     return std::nullopt;
   }
 }

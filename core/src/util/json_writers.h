@@ -61,6 +61,25 @@ inline std::size_t plain_prefix(const char* s, std::size_t n) {
 
 inline bool needs_no_escape(const char* s, std::size_t n) { return plain_prefix(s, n) == n; }
 
+// The position of the first byte of `s` that needs an escape (a quote, a backslash or a control
+// character: what ends a plain run of JSON string text), or `n`: eight bytes at a time, the byte
+// found in its word by the lowest flagged lane (exact: a borrow only flags lanes above a match).
+inline std::size_t first_special(const char* s, std::size_t n) {
+  constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+  auto zero_lanes = [](std::uint64_t v) { return (v - ones) & ~v & highs; };
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, s + i, 8);
+    const std::uint64_t m = ((w - 0x20 * ones) & ~w & highs) | zero_lanes(w ^ (0x22 * ones)) | zero_lanes(w ^ (0x5C * ones));
+    if (m != 0) return i + static_cast<std::size_t>(__builtin_ctzll(m) >> 3);
+  }
+  for (; i < n; ++i) {
+    if (needs_escape(static_cast<unsigned char>(s[i]))) return i;
+  }
+  return n;
+}
+
 // Writes `s` quoted into `out`, which has room for escaped_room(n) characters, escaping exactly
 // as RapidJSON's Writer does (its table: \" \\ \b \t \n \f \r, any other control character as
 // \u00XX in upper-case hex; bytes ≥ 0x80 as they are); returns the end. The first `plain` bytes
