@@ -73,41 +73,48 @@ function inspectResult() {
 
 class LazyResult {
   constructor(text, kept, redo) {
-    this.text = text; // the whole result as JSON text, until it is parsed; or null
-    this.kept = kept; // the id of the native result kept for this one (src/kept_results.h), until its deferred fields are read; or 0
-    this.head = kept !== 0; // its head (every field but DEFERRED) is still to be read from it
-    this.redo = redo; // null, or () => the whole result again (text or object), once the kept one is gone
+    // JSON text not read yet: the whole result, or its head (src/result_head.h: 0 in place of
+    // DEFERRED) when `redo` is given; or null.
+    this.text = text;
+    // The id of the native result kept for this one (src/kept_results.h), or 0; whether its head
+    // (every field but DEFERRED) is still to be read from it; null or () => the whole result again
+    // (text or object), for the deferred fields of a head, or when the kept result is gone.
+    this.kept = kept;
+    this.head = kept !== 0;
+    this.redo = redo;
+    this.open = true; // some field is still to be filled
   }
 
-  // Every field but the deferred ones: from the whole text, or from the kept result's head.
+  // Every field but the deferred ones: from the text, or from the kept result's head.
   fill(target) {
+    let data;
     if (this.text !== null) {
-      const text = this.text;
+      data = JSON.parse(this.text);
       this.text = null;
-      this.whole(target, JSON.parse(text));
     } else if (this.head) {
       this.head = false;
       const head = native.resultHead(this.kept) ?? this.redo();
-      const data = typeof head === 'string' ? JSON.parse(head) : head;
-      for (const key of Object.keys(data)) if (key !== 'ok') target[key] = data[key];
-      if (data.resolved !== 0) this.whole(target, null); // nothing was deferred (or it came from redo)
+      data = typeof head === 'string' ? JSON.parse(head) : head;
+    } else {
+      return;
     }
+    for (const key of Object.keys(data)) if (key !== 'ok') target[key] = data[key];
+    if (data.resolved !== 0) this.close(target); // nothing was deferred (or it came whole)
   }
 
   fillDeferred(target) {
     this.fill(target);
-    if (this.kept === 0) return;
-    const raw = native.resultWhole(this.kept) ?? this.redo();
+    if (!this.open) return;
+    const raw = (this.kept !== 0 ? native.resultWhole(this.kept) : null) ?? this.redo();
     const data = typeof raw === 'string' ? JSON.parse(raw) : raw;
     for (const key of DEFERRED) target[key] = data[key]; // assigned in place: the order stays
-    this.whole(target, null);
+    this.close(target);
   }
 
-  // `data`: the whole result, when its fields are not in the target yet.
-  whole(target, data) {
-    if (data !== null) for (const key of Object.keys(data)) if (key !== 'ok') target[key] = data[key];
+  close(target) {
     this.kept = 0;
     this.redo = null;
+    this.open = false;
     this.done(target);
   }
 
@@ -117,7 +124,7 @@ class LazyResult {
   }
 
   get(target, key) {
-    if (this.text !== null || this.kept !== 0) {
+    if (this.open) {
       if (LAZY[key] === true) {
         if (key === 'resolved' || key === 'provenance') this.fillDeferred(target);
         else this.fill(target);
@@ -168,11 +175,11 @@ class LazyResult {
 
 // A native call's result: the id of a kept result (negative when not ok; see "Kept results") or
 // JSON text (`{"ok":true…` or `{"ok":false…`), made lazy; or an object, as it is.
-// `redo`, for a kept result: the call again, answering the whole result.
+// `redo`, for a kept result or a head: the call again, answering the whole result.
 function result(raw, redo = null) {
   if (typeof raw === 'number') return new Proxy({ ok: raw > 0, [INSPECT]: inspectResult }, new LazyResult(null, Math.abs(raw), redo));
   if (typeof raw !== 'string') return finish(raw);
-  return new Proxy({ ok: raw.charCodeAt(6) === 116, [INSPECT]: inspectResult }, new LazyResult(raw, 0, null));
+  return new Proxy({ ok: raw.charCodeAt(6) === 116, [INSPECT]: inspectResult }, new LazyResult(raw, 0, redo));
 }
 
 // A check's result through `call(lazy)`: when the call can be made again with the same answer
@@ -403,9 +410,10 @@ class Checker {
         for (let k = 0; k < results.length; k++) {
           // null: the core refused a layer's JSON text on the worker (src/check_many.cc); the
           // value is checked here instead, walked as check() walks it.
-          const [context, s, d, o] = batch[k];
-          out[start + k] = result(results[k] !== null ? results[k]
-            : native.check(context, s, d, o, undefined, undefined, undefined, false));
+          const item = batch[k];
+          const [context, s, d, o] = item;
+          out[start + k] = results[k] !== null ? result(results[k], item[8] ? () => native.checkItem(item) : null)
+            : result(native.check(context, s, d, o, undefined, undefined, undefined, false));
         }
       }));
       // Converting JS values must happen on this thread: yield between batches, so timers and
@@ -416,8 +424,16 @@ class Checker {
     return out;
   }
 
-  // [context, sandbox, defaults, overrides, and their JSON texts (lib/plain_json.js)] for checkBatch.
-  #item(item, defaults, overrides, [defaultsJson, overridesJson], index) {
+  // [context, sandbox, defaults, overrides, their JSON texts (lib/plain_json.js), the record's
+  // position for a string item, and whether the item can be checked again with the same answer
+  // (every layer `unchanging`: the worker then writes only the head of its result, and a deferred
+  // field is read from native.checkItem of the same item)] for checkBatch.
+  #item(item, defaults, overrides, shared, index) {
+    const [context, s, d, o, sj, dj, oj, record] = this.#layers(item, defaults, overrides, shared, index);
+    return [context, s, d, o, sj, dj, oj, record, unchanging(s, sj) && unchanging(d, dj) && unchanging(o, oj)];
+  }
+
+  #layers(item, defaults, overrides, [defaultsJson, overridesJson], index) {
     // A string item is a record's text (a JSON Lines line: a sandbox or {id, sandbox, defaults,
     // overrides}), read on a worker as Python's check_many and diffPolicies read theirs; never a path.
     if (typeof item === 'string') return [this.#context, item, defaults, overrides, undefined, defaultsJson, overridesJson, index + 1];

@@ -1,11 +1,15 @@
 // checkBatch: the engine runs on a libuv worker thread; JS values are read on the main thread first
 // (V8 values may not be touched anywhere else): a plain value as its JSON text, which the worker
 // parses, anything else into a Node tree. Results are written as JSON text on the worker too: the
-// main thread only makes one string per result (result_json.h).
+// main thread only makes one string per result (result_json.h). An item whose every layer is text
+// (a string, the JSON text of a value) gets only the head of its result (result_head.h): writing
+// `resolved` and `provenance` was half of a record's work, and index.js checks such an item again
+// (checkItem, the same code on the main thread) when one of those is first read.
 #include "check_many.h"
 
 #include "inputs.h"
 #include "node_to_js.h"
+#include "result_head.h"
 #include "result_json.h"
 #include "sandgate/json_value.h"
 #include "sandgate/stream.h"
@@ -30,6 +34,7 @@ struct Job {
   // line is (SPEC §10.1: a sandbox, or {id, sandbox, defaults, overrides} whose own layers replace
   // the shared ones), as Python's check_many and diffPolicies read theirs.
   std::optional<sandgate::PendingRecord> record;
+  bool head_only = false;  // index.js can check the item again: the result's head is enough
 };
 
 // Layer `k` of a job (0 defaults, 1 sandbox, 2 overrides, as Job::json).
@@ -68,6 +73,14 @@ bool job_layers(Job& j, sandgate::Request::OwnedLayers& layers, sandgate::Result
   return true;
 }
 
+// The job's result: its check, or the problem of a record that cannot be read (none, with
+// `j.refused` set, when the core refused one of its JSON texts).
+sandgate::Result run(Job& j) {
+  sandgate::Request::OwnedLayers layers;
+  sandgate::Result unreadable;
+  return job_layers(j, layers, unreadable) ? j.context->run(std::move(layers)) : std::move(unreadable);
+}
+
 class CheckWorker : public Napi::AsyncWorker {
  public:
   CheckWorker(Napi::Env env, std::vector<Job> jobs)
@@ -85,11 +98,10 @@ class CheckWorker : public Napi::AsyncWorker {
     exact_.resize(jobs_.size());
     for (std::size_t i = 0; i < jobs_.size(); ++i) {
       auto& j = jobs_[i];
-      sandgate::Request::OwnedLayers layers;
-      sandgate::Result unreadable;
-      results_.push_back(job_layers(j, layers, unreadable) ? j.context->run(std::move(layers)) : std::move(unreadable));
+      results_.push_back(run(j));
       if (j.refused) continue;
-      exact_[i] = as_text_ && result_to_json_text(results_.back(), texts_[i]);
+      exact_[i] = as_text_ && (j.head_only ? result_head_json(results_.back(), texts_[i])
+                                           : result_to_json_text(results_.back(), texts_[i]));
       // The text says it all: free the result here, on the worker that built it, rather than
       // keeping it for the main thread to free after OnOK.
       if (exact_[i]) results_.back() = sandgate::Result();
@@ -133,13 +145,39 @@ void take_layer(Napi::Env env, Napi::Value v, Napi::Value json, std::size_t k, J
   set_layer(j, k, load_layer(env, v, k_layer_inputs[k]));
 }
 
+// The job of one checkBatch item (see check_batch).
+Job job_of(Napi::Env env, Napi::Value value) {
+  if (!value.IsArray()) throw Napi::TypeError::New(env, "a checkBatch item is an array");
+  Napi::Array item = value.As<Napi::Array>();
+  Job j;
+  j.context = unwrap_context(env, item.Get(0u));
+  Napi::Value sandbox = item.Get(1u), record = item.Get(7u);
+  if (record.IsNumber() && sandbox.IsString()) {
+    sandgate::PendingRecord& p = j.record.emplace();
+    p.index = static_cast<std::size_t>(record.As<Napi::Number>().Int64Value());
+    p.line = static_cast<int>(p.index);
+    p.text = sandbox.As<Napi::String>().Utf8Value();
+    p.bytes = p.text.size();
+  } else if (sandbox.IsUndefined() || sandbox.IsNull()) {
+    j.sandbox = load_layer(env, sandbox, "sandbox");  // as check() answers an absent sandbox
+  } else {
+    take_layer(env, sandbox, item.Get(4u), 1, j);
+  }
+  take_layer(env, item.Get(2u), item.Get(5u), 0, j);
+  take_layer(env, item.Get(3u), item.Get(6u), 2, j);
+  j.head_only = item.Get(8u).ToBoolean().Value();
+  return j;
+}
+
 }  // namespace
 
 // checkBatch(items: Array<[context, sandbox, defaults?, overrides?, sandboxJson?, defaultsJson?,
-// overridesJson?, record?]>) → Promise<Array<Result | null>>; the *Json are the layers' JSON texts
-// where index.js made them (value_text.h); `record`, the item's 1-based position, says that
-// `sandbox` is a string item: a record's text. Results are whole: the check already ran on a
-// worker. null: the core refused a JSON text (see Job::json); index.js checks that item itself.
+// overridesJson?, record?, headOnly?]>) → Promise<Array<Result | null>>; the *Json are the layers'
+// JSON texts where index.js made them (value_text.h); `record`, the item's 1-based position, says
+// that `sandbox` is a string item: a record's text; `headOnly`, that index.js can check the item
+// again (checkItem), so the head of its result is enough (result_head.h). Otherwise results are
+// whole: the check already ran on a worker. null: the core refused a JSON text (see Job::json);
+// index.js checks that item itself.
 Napi::Value check_batch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (!info[0].IsArray()) throw Napi::TypeError::New(env, "checkBatch expects an array of items");
@@ -148,29 +186,21 @@ Napi::Value check_batch(const Napi::CallbackInfo& info) {
   jobs.reserve(items.Length());
   for (std::uint32_t i = 0; i < items.Length(); ++i) {
     Napi::HandleScope scope(env);
-    Napi::Array item = items.Get(i).As<Napi::Array>();
-    Job j;
-    j.context = unwrap_context(env, item.Get(0u));
-    Napi::Value sandbox = item.Get(1u), record = item.Get(7u);
-    if (record.IsNumber() && sandbox.IsString()) {
-      sandgate::PendingRecord& p = j.record.emplace();
-      p.index = static_cast<std::size_t>(record.As<Napi::Number>().Int64Value());
-      p.line = static_cast<int>(p.index);
-      p.text = sandbox.As<Napi::String>().Utf8Value();
-      p.bytes = p.text.size();
-    } else if (sandbox.IsUndefined() || sandbox.IsNull()) {
-      j.sandbox = load_layer(env, sandbox, "sandbox");  // as check() answers an absent sandbox
-    } else {
-      take_layer(env, sandbox, item.Get(4u), 1, j);
-    }
-    take_layer(env, item.Get(2u), item.Get(5u), 0, j);
-    take_layer(env, item.Get(3u), item.Get(6u), 2, j);
-    jobs.push_back(std::move(j));
+    jobs.push_back(job_of(env, items.Get(i)));
   }
   auto* worker = new CheckWorker(env, std::move(jobs));  // deletes itself after OnOK / OnError
   Napi::Promise p = worker->promise();
   worker->Queue();
   return p;
+}
+
+// checkItem(item) → the whole result of one checkBatch item, checked here: a deferred field of a
+// checkMany result whose head came from checkBatch; null as checkBatch answers it.
+Napi::Value check_item(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Job j = job_of(env, info[0]);
+  sandgate::Result r = run(j);
+  return j.refused ? env.Null() : result_to_js_or_text(env, r);
 }
 
 }  // namespace sandgate_node

@@ -312,3 +312,42 @@ test('changing the input after check() does not change what resolved says', () =
     Object.assign(sandbox, { containerImage: 'x:1', resources: { requests: { cpu: '1', memory: '1Gi' } }, annotations: { team: 'a' } });
   }
 });
+
+test('checkMany hands over the head of a result it can check again, and checks that item again only for resolved', async () => {
+  const checker = new Checker({ client: 'python' });
+  const items = [
+    '{"container_image": "x:1", "resources": {"cpu": "1"}}', // a record's text
+    { containerImage: 'y:2', annotations: { team: 'a' } }, // a plain value: its JSON text
+    { sandbox: 'container_image: z:3\n', defaults: { environment_variables: { A: '1' } } }, // text and a value
+    { containerImage: 'w:4', created: new Date(0) }, // walked: cannot be checked again the same way
+  ];
+  const eager = [];
+  const before = native.resultsAsText(false);
+  try {
+    for (const r of await checker.checkMany(items)) eager.push(r);
+  } finally {
+    native.resultsAsText(before);
+  }
+  const calls = [];
+  const original = native.checkItem;
+  native.checkItem = (item) => {
+    calls.push(item[1]);
+    return original(item);
+  };
+  try {
+    const lazy = await checker.checkMany(items);
+    for (let i = 0; i < items.length; i++) {
+      void lazy[i].ok, lazy[i].diagnostics, lazy[i].qos_class, lazy[i].runner;
+    }
+    assert.deepEqual(calls, [], 'the head answers every small field');
+    for (let i = 0; i < items.length; i++) assertSame(lazy[i], eager[i], `item ${i}`);
+    assert.equal(calls.length, 3, 'each of the three deferrable items once; the walked one came whole');
+    assert.equal(calls[0], items[0]);
+  } finally {
+    native.checkItem = original;
+  }
+  // The deferred fields of a head are the whole result's, whichever is read first.
+  const [first] = await checker.checkMany([items[1]]);
+  assert.deepStrictEqual(first.provenance, eager[1].provenance);
+  assertSame(first, eager[1], 'provenance first');
+});
