@@ -1,13 +1,18 @@
 // Sandbox text through Engine::check with the fixed policy of fixtures.h, twice: once with the
 // policy alone (Python client: the built-in serverless runner, no GPUs), once with the runner
-// inventory and an org that may use GPUs (TypeScript client). Properties: check_properties.h; and
-// the Node binding's direct JSON reader (sandgate/json_value.h) accepts only text that the JSON
-// loader reads without an error, into the same tree when no number in it is past 2^53.
+// inventory and an org that may use GPUs (TypeScript client). Properties: check_properties.h; the
+// JSON loader's two readers (document/json_direct_reader.h, RapidJSON) make the same document of
+// the text; and the Node binding's direct JSON reader (sandgate/json_value.h) accepts only text that
+// the JSON loader reads without an error, into the same tree when no number in it is past 2^53.
 // Run: build/fuzz/fuzz/fuzz_sandbox -dict=fuzz/dict/sandbox.dict CORPUS
 #include <cstddef>
 #include <cstdint>
+#include <tuple>
+#include <vector>
 
 #include "check_properties.h"
+#include "document/loaders.h"
+#include "document/node_identity.h"
 #include "fixtures.h"
 #include "sandgate/json_value.h"
 
@@ -29,6 +34,13 @@ struct Engines {
   }
 };
 
+// Each diagnostic's code, path and position.
+std::vector<std::tuple<sandgate::Code, std::string, int, int>> diagnostic_keys(const sandgate::Document& d) {
+  std::vector<std::tuple<sandgate::Code, std::string, int, int>> out;
+  for (const auto& x : d.diagnostics) out.emplace_back(x.code, x.path, x.source ? x.source->line : 0, x.source ? x.source->column : 0);
+  return out;
+}
+
 // A number a JS double does not hold exactly, which the direct reader rounds as one and the loader
 // keeps.
 bool has_big_number(const sandgate::Node& n) {
@@ -48,6 +60,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const Engines engines;
   std::string_view text(reinterpret_cast<const char*>(data), size);
   fuzz::check_request({&engines.plain_ctx, &engines.inventory_ctx}, text);
+  sandgate::detail::set_json_direct_reader(false);
+  const sandgate::Document slow = sandgate::load_document(text, sandgate::Format::json, "", "sandbox");
+  sandgate::detail::set_json_direct_reader(true);
+  const sandgate::Document fast = sandgate::load_document(text, sandgate::Format::json, "", "sandbox");
+  std::string why;
+  if (fast.loaded != slow.loaded || !sandgate::detail::identical(fast.root, slow.root, why) ||
+      diagnostic_keys(fast) != diagnostic_keys(slow)) {
+    fuzz::fail("JSON readers", "the direct reader and RapidJSON made different documents: " + why);
+  }
   if (std::optional<sandgate::Node> direct = sandgate::node_from_json_value(std::string(text))) {
     sandgate::Document loaded = sandgate::load_document(text, sandgate::Format::json, "", "sandbox");
     if (!loaded.loaded || sandgate::has_errors(loaded.diagnostics)) fuzz::fail("direct JSON reader", "accepted what the JSON loader refuses");

@@ -16,6 +16,10 @@ bool load_yaml(std::string_view text, const LineIndex& lines, const Limits& limi
                DiagnosticSink& sink);
 bool load_json(std::string_view text, const LineIndex& lines, const Limits& limits, Node& root,
                DiagnosticSink& sink);
+// load_json reads text in one pass first (json_direct_reader.h) and with RapidJSON only what that
+// refuses. Off: RapidJSON reads everything. For tests, which hold that both read the same; one
+// thread at a time.
+void set_json_direct_reader(bool on);
 
 // load_document itself; with `yaml_fallback` false, text that fails as JSON is a JSON syntax error
 // and is never retried as flow-style YAML (a JSON Lines record must be JSON: SPEC §10.1).
