@@ -21,9 +21,10 @@ function growth(name, n = calls, ...mode) {
 }
 
 for (const name of ['check(obj)', 'check(obj, {policy: Policy})', 'check(obj, {policy: obj})', 'Checker.check(obj)',
-  'validatePolicy(obj)', 'normalizeResources(obj)', 'parseQuantity(text)',
+  'Checker.check(obj), read whole', 'validatePolicy(obj)', 'normalizeResources(obj)', 'parseQuantity(text)',
   // Asynchronous, each call awaited: a batch's jobs, texts and results live on libuv's pool.
-  'Checker.checkMany(4 objs)', 'Checker.checkMany(4 lines)', 'diffPolicies(Policy, Policy)']) {
+  'Checker.checkMany(4 objs)', 'Checker.checkMany(4 lines)', 'Checker.checkMany(4 lines), read whole',
+  'diffPolicies(Policy, Policy)']) {
   test(`${name}: native memory flat over ${calls} calls`, () => {
     const r = growth(name);
     assert.ok(r.bytes_per_call < BOUND, `${name}: RSS grew ${r.window_growth_bytes.join(' and ')} bytes over two windows of ${r.window_calls} calls ` +
