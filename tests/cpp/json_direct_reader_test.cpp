@@ -137,3 +137,20 @@ TEST(JsonDirectReader, literals_are_marked_where_they_begin) {
     EXPECT_EQ(d.root.members[2].value.items[1].mark.column, 38) << direct;
   }
 }
+
+// Under a raised depth limit (`--max-depth` is the user's) deep texts read the same both ways,
+// around the depth where the direct reader hands over to RapidJSON (json_value_test checks that).
+TEST(JsonDirectReader, deep_texts_under_a_raised_limit_read_the_same) {
+  Limits limits;
+  limits.max_depth = 100000;
+  for (int depth : {255, 256, 257, 1000}) {
+    const std::string text = std::string(static_cast<std::size_t>(depth), '[') + std::string(static_cast<std::size_t>(depth), ']');
+    detail::set_json_direct_reader(false);
+    Document slow = detail::load_text(text, Format::json, "t.json", "sandbox", limits, false);
+    detail::set_json_direct_reader(true);
+    Document fast = detail::load_text(text, Format::json, "t.json", "sandbox", limits, false);
+    ASSERT_TRUE(fast.loaded && slow.loaded) << depth;
+    std::string why;
+    EXPECT_TRUE(detail::identical(fast.root, slow.root, why)) << depth << ": " << why;
+  }
+}

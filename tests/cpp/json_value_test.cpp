@@ -129,6 +129,11 @@ TEST(JsonValue, refuses_within_half_of_each_limit) {
   EXPECT_TRUE(refused("[1,2,3,4,5]", limits));
   // However deep the text nests, reading it neither recurses past the limit nor overflows.
   EXPECT_TRUE(refused(std::string(100000, '[') + std::string(100000, ']')));
+  // Nor past 256 levels under any limit: deeper text is the caller's iterative reader's.
+  limits = Limits{};
+  limits.max_depth = 1 << 20;
+  EXPECT_FALSE(refused(std::string(256, '[') + std::string(256, ']'), limits));
+  EXPECT_TRUE(refused(std::string(257, '[') + std::string(257, ']'), limits));
   // A million-item array, in a text within the byte limit, is past the node limit.
   std::string wide = "[0";
   for (int i = 0; i < 1000000; ++i) wide += ",0";

@@ -42,7 +42,7 @@ class JsonDirectReader {
       : begin_(text.data()),
         p_(text.data()),
         end_(text.data() + text.size()),
-        max_depth_(max_depth),
+        max_depth_(std::min(max_depth, k_max_recursion)),
         max_nodes_(max_nodes),
         numbers_(numbers),
         lines_(lines) {}
@@ -70,6 +70,10 @@ class JsonDirectReader {
   // each member (184 bytes) about once. A request's root holds about a dozen fields, the objects
   // and arrays under it a few; a text of many one-member objects then takes at most twice the room
   // it needs, not eight times.
+  // Recursion stays shallow whatever depth limit a caller sets (`--max-depth` is the user's): a
+  // deeper text is refused here and read by the caller's iterative reader (RapidJSON's, or the
+  // binding's walk), which applies the limit itself.
+  static constexpr std::size_t k_max_recursion = 256;
   static constexpr std::size_t k_root_room = 16;
   static constexpr std::size_t k_first_room = 2;
   static std::size_t room(std::size_t depth) { return depth == 0 ? k_root_room : k_first_room; }
