@@ -248,7 +248,13 @@ void check_containers(RequestCompiler& c) {
     } else if (containers.size() > 1 && !(ct["name"] && ct["name"].node->is_string() && !ct["name"].node->text.empty())) {
       c.report(Code::CONTAINER_INVALID, ct, "every container needs a name when there are several");
     }
-    if (containers.size() > 1 && !ct["resources"]) {
+    // _validate_container_compute: the resources as normalised (read_resources made one model
+    // container per item, in order) must ask for some compute; `{cpu: null}` or `{}` does not. A
+    // container whose quantities are invalid has its own error already.
+    const model::Container& mc = c.m.containers[i];
+    const bool compute = mc.invalid || mc.req_cpu_written || mc.req_mem_written || mc.req_cpu || mc.req_mem ||
+                         mc.lim_cpu || mc.lim_mem || mc.gpu;
+    if (containers.size() > 1 && !compute) {
       c.report(Code::CONTAINER_INVALID, ct, "container '" + n + "' requires resources when more than one container is specified");
     }
   }
