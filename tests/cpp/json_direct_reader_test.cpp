@@ -5,10 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <random>
 #include <sstream>
 
+#include "conformance_inputs.h"
 #include "document/loaders.h"
 #include "document/node_identity.h"
 #include "sandgate/document.h"
@@ -18,12 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string diagnostics_text(const Diagnostics& ds) {
   std::string out;
@@ -58,20 +52,11 @@ void expect_same(const std::string& text, Tally& tally, Mark origin = Mark{1, 1}
 
 std::vector<std::string> corpus() {
   std::vector<std::string> texts;
-  std::istringstream lines(read(fs::path(SANDGATE_SOURCE_DIR) / "examples" / "requests.jsonl"));
+  std::istringstream lines(test::read_file(fs::path(SANDGATE_SOURCE_DIR) / "examples" / "requests.jsonl"));
   for (std::string line; std::getline(lines, line);) texts.push_back(line);
   // The conformance vectors' inputs that are JSON (most are YAML, which this reader never sees).
-  for (const auto& entry : fs::recursive_directory_iterator(fs::path(SANDGATE_SOURCE_DIR) / "tests" / "conformance")) {
-    if (entry.path().extension() != ".yaml") continue;
-    Document cases = load_document(read(entry.path()), Format::yaml, entry.path().string(), "cases");
-    const Node* list = cases.loaded ? cases.root.find("cases") : nullptr;
-    if (!list) continue;
-    for (const auto& c : list->items) {
-      for (const auto& m : c.members) {
-        const std::string& t = m.value.text;
-        if (m.value.is_string() && !t.empty() && (t[0] == '{' || t[0] == '[')) texts.push_back(t);
-      }
-    }
+  for (const auto& in : test::conformance_inputs()) {
+    if (!in.text.empty() && (in.text[0] == '{' || in.text[0] == '[')) texts.push_back(in.text);
   }
   return texts;
 }
