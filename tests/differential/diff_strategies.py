@@ -143,7 +143,7 @@ RESOURCE_OPTION_FIELDS = st.fixed_dictionaries({}, optional={
 
 @st.composite
 def wild_resources(draw: Any) -> Any:
-    kind = draw(S(["valid", "burstable", "bad-value", "shape", "key", "empty-side", "order", "type", "dataclass"]))
+    kind = draw(S(["valid", "burstable", "bad-value", "none", "shape", "key", "empty-side", "order", "type", "dataclass"]))
     if kind == "valid":
         return draw(seeded(V.resources))
     if kind == "burstable":
@@ -158,6 +158,13 @@ def wild_resources(draw: Any) -> Any:
         if where != "flat":
             drew_known()  # one side only: serverless-burstable when the value is a quantity
         return {key: value} if where == "flat" else {where: {key: value}}
+    if kind == "none":
+        # A None cpu or memory: a TypeError where cwsandbox compares request and limit (the key on
+        # both sides, after the flat copy or the one-side fill), left out where it does not.
+        key, other = draw(S([("cpu", "memory"), ("memory", "cpu")]))
+        return draw(S([{key: None}, {key: None, other: "1"}, {"requests": {key: None}}, {"limits": {key: None}},
+                       {"requests": {key: "1"}, "limits": {key: None}}, {"requests": {key: None}, "limits": {}},
+                       {"requests": {key: None, other: "1"}, "limits": {other: "1"}}, {"requests": None, "limits": {key: None}}]))
     if kind == "shape":
         return draw(S([{}, {"foo": "1"}, {"cpu": "1", "requests": {"cpu": "1"}}, {"gpu": {}}, {"requests": None},
                        {"limits": None, "cpu": "1"}, {"requests": {"cpu": "1"}, "foo": 1}, {"Requests": {"cpu": "1"}}])

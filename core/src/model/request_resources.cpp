@@ -79,6 +79,26 @@ void read_gpu(RequestCompiler& c, const Cursor& g, bool nested, Container& out) 
   out.gpu = std::move(gpu);
 }
 
+// cwsandbox's validate_resource_quantities compares each of cpu and memory present on both
+// sides (after the flat form's copy or the one-side fill), the request first, and raises
+// TypeError for a value that is not a string; the schema reports every other type, None stays for
+// this. A None it does not compare is left out, as the TypeScript SDK leaves out every None, so
+// this is a Python client rule. `requests`/`limits`: the objects the two sides are read from.
+void check_none_values(RequestCompiler& c, const Cursor& requests, const Cursor& limits, Container& out) {
+  for (const char* name : {"cpu", "memory"}) {
+    const Cursor req = requests[name], lim = limits[name];
+    if (!req || !lim) continue;
+    for (const auto& [value, side] : {std::pair{&req, "request"}, std::pair{&lim, "limit"}}) {
+      if (!value->node->is_null() || (value == &lim && lim.node == req.node)) continue;  // one value, both sides: once
+      Diagnostic& d = c.report(Code::RESOURCE_VALUE_NONE, *value,
+                               std::string("resource value for ") + name + " " + side + " must be a string, got NoneType",
+                               std::string("give a quantity such as ") + (name[0] == 'c' ? "\"500m\"" : "\"512Mi\"") +
+                                   ", or leave the key out");
+      if (d.severity == Severity::error) out.invalid = true;
+    }
+  }
+}
+
 // One container's `resources` (flat or nested) → requests, limits and gpu, as the SDK sends them.
 void normalize(RequestCompiler& c, const Cursor& res, Container& out) {
   if (!res) return;
@@ -149,12 +169,16 @@ void normalize(RequestCompiler& c, const Cursor& res, Container& out) {
       out.req_cpu = out.lim_cpu, out.req_mem = out.lim_mem;
       out.req_cpu_written = lim_cpu_written, out.req_mem_written = lim_mem_written;
     }
+    if (given(requests) || given(limits)) {
+      check_none_values(c, given(requests) ? requests : limits, given(limits) ? limits : requests, out);
+    }
   } else {
     // Flat: the same values become requests and limits (Guaranteed).
     read_quantity(c, res["cpu"], "cpu", out.req_cpu, &out.req_cpu_written);
     read_quantity(c, res["memory"], "memory", out.req_mem, &out.req_mem_written);
     out.lim_cpu = out.req_cpu, out.lim_mem = out.req_mem;
     lim_cpu_written = out.req_cpu_written, lim_mem_written = out.req_mem_written;
+    check_none_values(c, res, res, out);
   }
   out.client_cpu = out.req_cpu_written || lim_cpu_written;
   out.client_mem = out.req_mem_written || lim_mem_written;
