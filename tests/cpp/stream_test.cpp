@@ -545,3 +545,31 @@ TEST(CheckRecords, results_in_input_order_with_unreadable_records_in_place) {
     }
   }
 }
+
+// view_of moves the diagnostics out of a result it is done with (Result::take_diagnostics): the
+// same diagnostics, in the same order, whether or not they had been read before.
+TEST(ResultView, takes_the_errors_a_reader_of_the_result_would_read) {
+  auto policy = Policy::parse("constraints:\n  metadata:\n    denied_annotation_prefixes: [\"acme.io/\"]\n"
+                              "  resources:\n    max_cpu: \"2\"\n",
+                              Format::yaml, "p.yaml").policy;
+  Engine engine(policy);
+  Document sandbox = load_document("annotations: {acme.io/team: a, ok: b}\nresources: {cpu: \"4\", memory: 1Gi}\n"
+                                   "tags: [x, x]\n",
+                                   Format::yaml, "s.yaml", "sandbox");
+  std::vector<Diagnostic> expected;
+  const Result reference = engine.check(sandbox);
+  for (const auto& d : reference.diagnostics()) {
+    if (d.severity == Severity::error) expected.push_back(d);
+  }
+  ASSERT_GE(expected.size(), 2u) << "a request with several errors";
+  auto summary = [](const std::vector<Diagnostic>& ds) {
+    std::vector<std::string> out;
+    for (const auto& d : ds) out.push_back(std::string(d.name()) + " " + d.path + " " + d.message);
+    return out;
+  };
+  Result unread = engine.check(sandbox);
+  EXPECT_EQ(summary(stream::view_of(std::move(unread), stream::ViewDetail::summary).errors), summary(expected));
+  Result read = engine.check(sandbox);
+  ASSERT_EQ(read.diagnostics().size(), engine.check(sandbox).diagnostics().size());
+  EXPECT_EQ(summary(stream::view_of(std::move(read), stream::ViewDetail::resolution).errors), summary(expected));
+}

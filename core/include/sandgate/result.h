@@ -100,6 +100,9 @@ class Result {
   bool ok() const { return ok_; }  // no diagnostic has severity error
   // Every diagnostic, read top to bottom (inputs in order of first mention, then by position).
   const Diagnostics& diagnostics() const;
+  // The diagnostics moved out of a result that is done with (the result is left without them):
+  // a reader that keeps only the text need not copy every diagnostic's strings.
+  Diagnostics take_diagnostics() &&;
   std::vector<const Diagnostic*> with_severity(Severity s) const;
   std::vector<const Diagnostic*> errors() const { return with_severity(Severity::error); }
   std::vector<const Diagnostic*> warnings() const { return with_severity(Severity::warning); }
@@ -145,6 +148,7 @@ class Result {
   Lazy<Diagnostics> diagnostics_;
   Lazy<ResolvedOutput> output_;
   void copy_from(const Result& other);
+  Diagnostics collect_diagnostics() const;
 };
 
 // Sorts diagnostics for reading: inputs in order of first mention, then line and column.

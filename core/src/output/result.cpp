@@ -101,23 +101,30 @@ void Result::add_diagnostics(const Diagnostics& more) {
   diagnostics_.reset();
 }
 
+Diagnostics Result::take_diagnostics() && {
+  if (Diagnostics* made = diagnostics_.value.load(std::memory_order_acquire)) return std::move(*made);
+  return collect_diagnostics();
+}
+
 const Diagnostics& Result::diagnostics() const {
-  return lazy_get(diagnostics_.value, [&] {
-    Diagnostics all;
-    // One allocation: grown one push at a time, the vector moved each diagnostic (a large object)
-    // on every doubling.
-    all.reserve((inputs_ ? inputs_->errors.size() : 0) + (request_ ? request_->diagnostics().size() : 0) +
-                findings_.size() + eager_.size());
-    if (inputs_) all.insert(all.end(), inputs_->errors.begin(), inputs_->errors.end());
-    if (request_) all.insert(all.end(), request_->diagnostics().begin(), request_->diagnostics().end());
-    if (!findings_.empty()) {
-      FindingContext cx{request_->model(), resolution_, *resolution_.policy_model, *inputs_};
-      for (const auto& f : findings_) all.push_back(output::materialize(cx, f));
-    }
-    all.insert(all.end(), eager_.begin(), eager_.end());
-    sort_for_reading(all);
-    return all;
-  });
+  return lazy_get(diagnostics_.value, [&] { return collect_diagnostics(); });
+}
+
+Diagnostics Result::collect_diagnostics() const {
+  Diagnostics all;
+  // One allocation: grown one push at a time, the vector moved each diagnostic (a large object)
+  // on every doubling.
+  all.reserve((inputs_ ? inputs_->errors.size() : 0) + (request_ ? request_->diagnostics().size() : 0) +
+              findings_.size() + eager_.size());
+  if (inputs_) all.insert(all.end(), inputs_->errors.begin(), inputs_->errors.end());
+  if (request_) all.insert(all.end(), request_->diagnostics().begin(), request_->diagnostics().end());
+  if (!findings_.empty()) {
+    FindingContext cx{request_->model(), resolution_, *resolution_.policy_model, *inputs_};
+    for (const auto& f : findings_) all.push_back(output::materialize(cx, f));
+  }
+  all.insert(all.end(), eager_.begin(), eager_.end());
+  sort_for_reading(all);
+  return all;
 }
 
 std::size_t Result::error_count() const {

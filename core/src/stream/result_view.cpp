@@ -33,14 +33,18 @@ ResultView view_of(Result&& r, ViewDetail detail) {
   ResultView v;
   v.ok = r.ok();
   v.warnings = warning_count(r);
-  if (!v.ok) {  // an accepted request has no errors: its findings need not be put into words
-    for (const auto& d : r.diagnostics()) {
-      if (d.severity == Severity::error) v.errors.push_back(d);
-    }
-  }
   v.placement_mode = std::string(r.placement_mode());
   v.qos_class = std::string(r.qos_class());
   v.runner = std::string(r.runner_id());
+  if (!v.ok) {
+    // An accepted request has no errors: its findings need not be put into words. The result is
+    // done with, so its diagnostics move here (what follows reads its resolution only).
+    Diagnostics all = std::move(r).take_diagnostics();
+    v.errors.reserve(all.size());
+    for (auto& d : all) {
+      if (d.severity == Severity::error) v.errors.push_back(std::move(d));
+    }
+  }
   if (detail == ViewDetail::summary) return v;
   if (auto rc = r.runtime_class()) v.runtime_class = std::move(rc->value);
   if (auto s = r.slurm()) {
