@@ -82,23 +82,23 @@ void read_gpu(RequestCompiler& c, const Cursor& g, bool nested, Container& out) 
 // cwsandbox's validate_resource_quantities compares each of cpu and memory present on both
 // sides (after the flat form's copy or the one-side fill), the request first, and raises
 // TypeError for a value that is not a string; the schema reports every other type, None stays for
-// this. A None it does not compare is left out, as the TypeScript SDK leaves out every None, so
-// this is a Python client rule. `requests`/`limits`: the objects the two sides are read from.
+// this. A None it does not compare is left out, and the TypeScript SDK checks these values only
+// against "" (inferred from its validators), so this is a Python client rule. `requests`/`limits`:
+// the objects the two sides are read from.
 void check_none_values(RequestCompiler& c, const Cursor& requests, const Cursor& limits, Container& out) {
   // Nearly every request has no None here: a glance at the members spares the four lookups.
   auto has_none = [](const Cursor& side) {
     return std::any_of(side.node->members.begin(), side.node->members.end(), [](const Member& m) { return m.value.is_null(); });
   };
   if (!has_none(requests) && !has_none(limits)) return;
-  for (const char* name : {"cpu", "memory"}) {
+  for (const auto& [name, example] : {std::pair{"cpu", "\"500m\""}, std::pair{"memory", "\"512Mi\""}}) {
     const Cursor req = requests[name], lim = limits[name];
     if (!req || !lim) continue;
     for (const auto& [value, side] : {std::pair{&req, "request"}, std::pair{&lim, "limit"}}) {
       if (!value->node->is_null() || (value == &lim && lim.node == req.node)) continue;  // one value, both sides: once
       Diagnostic& d = c.report(Code::RESOURCE_VALUE_NONE, *value,
                                std::string("resource value for ") + name + " " + side + " must be a string, got NoneType",
-                               std::string("give a quantity such as ") + (name[0] == 'c' ? "\"500m\"" : "\"512Mi\"") +
-                                   ", or leave the key out");
+                               std::string("give a quantity such as ") + example + ", or leave the key out");
       if (d.severity == Severity::error) out.invalid = true;
     }
   }
