@@ -119,15 +119,19 @@ class JsonDirectReader {
     return true;
   }
 
+  // Past a container's opening bracket: true when it closes at once (`[]`, `{}`).
+  bool closes_at_once(char close) {
+    skip_space();
+    if (p_ == end_ || *p_ != close) return false;
+    ++p_;
+    return true;
+  }
+
   bool array(Node& out, std::size_t depth) {
     if (depth >= max_depth_) return false;
     ++p_;
     out.kind = NodeKind::array;
-    skip_space();
-    if (p_ != end_ && *p_ == ']') {
-      ++p_;
-      return true;
-    }
+    if (closes_at_once(']')) return true;
     out.items.reserve(room(depth));
     do {
       skip_space();
@@ -140,11 +144,7 @@ class JsonDirectReader {
     if (depth >= max_depth_) return false;
     ++p_;
     out.kind = NodeKind::object;
-    skip_space();
-    if (p_ != end_ && *p_ == '}') {
-      ++p_;
-      return true;
-    }
+    if (closes_at_once('}')) return true;
     out.members.reserve(room(depth));
     do {
       skip_space();
