@@ -93,7 +93,7 @@ class JsonBuilder {
   }
 
   // RapidJSON calls these with the literal already taken (unlike strings, numbers and brackets):
-  // it begins its length before the stream.
+  // the mark is taken the literal's length back from where the stream stands.
   bool Null() { return scalar(literal_mark(4), [](Node&) {}); }
   bool Bool(bool b) {
     return scalar(literal_mark(b ? 4 : 5), [b](Node& n) {
