@@ -4,6 +4,7 @@
 #   check, all under AddressSanitizer + UndefinedBehaviorSanitizer;
 #   the scaling test (every list and map of the schemas, work per doubling under callgrind);
 #   the Python and Node suites (the same conformance vectors through each binding);
+#   the command as README builds it (profile-guided), held to the ASan build's answers;
 #   the packages as users install them: the C++ package (tests/consumer, find_package(sandgate)),
 #   the Python sdist and wheel (auditwheel), the npm tarball;
 #   the shared-policy thread test under ThreadSanitizer; the pre-commit hooks (the python one installs
@@ -43,6 +44,7 @@ core() { cmake --preset bindings-core >/dev/null && cmake --build --preset bindi
 step "core library for the bindings" core
 export SANDGATE_PREBUILT_CORE="$PWD/build/bindings-core"
 [ -x scripts/test-consumer.sh ] && step "C++ package: cmake --install + find_package consumer" ./scripts/test-consumer.sh
+[ -x scripts/test-release-build.sh ] && step "README's build: the profile-guided command answers as the ASan one" ./scripts/test-release-build.sh
 # Issue 11: no rule's work may grow faster than its input. Every list and map of the four schemas
 # at 1, 192, 384 and 768 entries (at 128 constant costs blur the ratios; past 1,000 some lists cross a limit), instructions
 # counted under callgrind (tests/scaling/), through the release core just built; the same at the
