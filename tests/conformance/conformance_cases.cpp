@@ -164,6 +164,16 @@ std::vector<std::string> run_check(const Case& c) {
     r = Engine(policy, runners, org).check(sandbox, defaults ? &*defaults : nullptr, overrides ? &*overrides : nullptr, options);
   }
   std::vector<std::string> failures = compare_diagnostics(c, r);
+  // The stream's answer takes only the errors (Result::take_errors): the same ones, in the same
+  // order, as the errors of the diagnostics a reader of the result gets.
+  std::vector<std::string> want, got;
+  for (const auto& d : r.diagnostics()) {
+    if (d.severity == Severity::error) want.push_back(std::string(d.name()) + " " + d.input + " " + d.path + " " + d.message);
+  }
+  for (const auto& d : Result(r).take_errors()) {
+    got.push_back(std::string(d.name()) + " " + d.input + " " + d.path + " " + d.message);
+  }
+  if (got != want) failures.push_back("take_errors() gives " + std::to_string(got.size()) + " errors in another order or form than diagnostics()");
   const Node* expect = c.spec.find("expect");
   auto expect_text = [&](const char* key, const std::string& actual) {
     if (const Node* e = expect->find(key); e && e->is_string() && e->text != actual) {

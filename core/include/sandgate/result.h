@@ -103,6 +103,8 @@ class Result {
   // The diagnostics moved out of a result that is done with (the result is left without them):
   // a reader that keeps only the text need not copy every diagnostic's strings.
   Diagnostics take_diagnostics() &&;
+  // Its errors alone, in the same order, with no other finding put into words.
+  Diagnostics take_errors() &&;
   std::vector<const Diagnostic*> with_severity(Severity s) const;
   std::vector<const Diagnostic*> errors() const { return with_severity(Severity::error); }
   std::vector<const Diagnostic*> warnings() const { return with_severity(Severity::warning); }

@@ -5,34 +5,54 @@
 namespace sandgate::output {
 namespace {
 
-void locate(const FindingContext& cx, const FindingPlace& p, std::string& input, std::string& path,
-            std::optional<SourceLocation>& source) {
-  const auto* o = static_cast<const model::Origin*>(p.origin);
-  std::string file;
+// The input a place points into, named as diagnostics name it.
+std::string_view input_of(const FindingContext& cx, const FindingPlace& p) {
   switch (p.input) {
     case FindingInput::request: {
-      Layer layer = o ? o->layer : Layer::sandbox;
-      input = std::string(input_name(layer));
-      file = cx.request.files[static_cast<std::size_t>(layer)];
-      break;
+      const auto* o = static_cast<const model::Origin*>(p.origin);
+      return input_name(o ? o->layer : Layer::sandbox);
     }
     case FindingInput::policy:
-      input = cx.resolution.policy_of_runner ? "runners" : "policy";
+      return cx.resolution.policy_of_runner ? "runners" : "policy";
+    case FindingInput::runners:
+      return "runners";
+    case FindingInput::org:
+      return "org";
+  }
+  return "sandbox";
+}
+
+// Where in its input: none for the request as a whole or a value without a mark.
+Mark mark_of(const FindingPlace& p) {
+  const auto* o = static_cast<const model::Origin*>(p.origin);
+  if (!o) return Mark{};
+  return p.key && o->key_mark.known() ? o->key_mark : o->mark;
+}
+
+void locate(const FindingContext& cx, const FindingPlace& p, std::string& input, std::string& path,
+            std::optional<SourceLocation>& source) {
+  input = std::string(input_of(cx, p));
+  const auto* o = static_cast<const model::Origin*>(p.origin);
+  if (!o) return;  // the request as a whole: no position
+  path = o->path;
+  Mark m = mark_of(p);
+  if (!m.known()) return;
+  std::string file;
+  switch (p.input) {
+    case FindingInput::request:
+      file = cx.request.files[static_cast<std::size_t>(o->layer)];
+      break;
+    case FindingInput::policy:
       file = cx.resolution.policy ? cx.resolution.policy->file() : std::string();
       break;
     case FindingInput::runners:
-      input = "runners";
       file = cx.inputs.runners ? cx.inputs.runners->file() : std::string();
       break;
     case FindingInput::org:
-      input = "org";
       file = cx.inputs.org ? cx.inputs.org->file() : std::string();
       break;
   }
-  if (!o) return;  // the request as a whole: no position
-  path = o->path;
-  Mark m = p.key && o->key_mark.known() ? o->key_mark : o->mark;
-  if (m.known()) source = SourceLocation{std::move(file), m.line, m.column};
+  source = SourceLocation{std::move(file), m.line, m.column};
 }
 
 }  // namespace
@@ -55,6 +75,12 @@ Diagnostic materialize(const FindingContext& cx, const Finding& f) {
     d.related.push_back(std::move(r));
   }
   return d;
+}
+
+ReadingPlace reading_place(const FindingContext& cx, const Finding& f) {
+  Mark m = mark_of(f.at);
+  if (!m.known()) return ReadingPlace{input_of(cx, f.at)};
+  return ReadingPlace{input_of(cx, f.at), m.line, m.column};
 }
 
 }  // namespace sandgate::output

@@ -23,6 +23,58 @@ const T& lazy_get(std::atomic<T*>& slot, Build build) {
   return *expected;  // another thread made it first
 }
 
+output::ReadingPlace place_of(const Diagnostic& d) {
+  if (!d.source) return {d.input};
+  return {d.input, d.source->line, d.source->column};
+}
+
+// The order to read n diagnostics in, given each one's place: inputs in order of first mention,
+// then line and column (diagnostics without a position keep their relative order). Empty when
+// they are in that order already, the usual case: then nothing is allocated.
+template <typename PlaceOf>
+std::vector<std::size_t> reading_order(std::size_t n, PlaceOf place) {
+  std::vector<std::size_t> order;
+  if (n < 2) return order;
+  // The inputs in order of first mention: a handful (sandbox, defaults, overrides, policy,
+  // runners, org), kept without allocating.
+  SmallVector<std::string_view, 8> inputs;
+  auto rank = [&](std::string_view input) -> std::size_t {
+    auto at = std::find(inputs.begin(), inputs.end(), input);
+    if (at == inputs.end()) {
+      inputs.push_back(input);
+      return inputs.size() - 1;
+    }
+    return static_cast<std::size_t>(at - inputs.begin());
+  };
+  struct Key {
+    std::size_t rank;
+    int line, column;
+    std::size_t index;
+    auto operator<=>(const Key&) const = default;
+  };
+  auto key = [&](std::size_t i) {
+    output::ReadingPlace p = place(i);
+    return Key{rank(p.input), p.line, p.column, i};
+  };
+  Key previous = key(0);
+  std::size_t i = 1;
+  for (; i < n; ++i) {
+    Key k = key(i);
+    if (k < previous) break;
+    previous = k;
+  }
+  if (i == n) return order;
+  // Otherwise the keys are sorted (the index keeps it stable). Ranks are first-mention order, so
+  // the keys already made stay valid.
+  std::vector<Key> keys;
+  keys.reserve(n);
+  for (std::size_t j = 0; j < n; ++j) keys.push_back(key(j));
+  std::sort(keys.begin(), keys.end());
+  order.reserve(n);
+  for (const Key& k : keys) order.push_back(k.index);
+  return order;
+}
+
 }  // namespace
 
 Result::Result() = default;
@@ -104,6 +156,52 @@ void Result::add_diagnostics(const Diagnostics& more) {
 Diagnostics Result::take_diagnostics() && {
   if (Diagnostics* made = diagnostics_.value.load(std::memory_order_acquire)) return std::move(*made);
   return collect_diagnostics();
+}
+
+Diagnostics Result::take_errors() && {
+  if (Diagnostics* made = diagnostics_.value.load(std::memory_order_acquire)) {
+    std::erase_if(*made, [](const Diagnostic& d) { return d.severity != Severity::error; });
+    return std::move(*made);
+  }
+  if (findings_.empty()) {
+    Diagnostics all = collect_diagnostics();
+    std::erase_if(all, [](const Diagnostic& d) { return d.severity != Severity::error; });
+    return all;
+  }
+  // The errors of take_diagnostics(), in its order, with only the error findings put into words.
+  // Its order ranks the inputs by first mention among all the diagnostics, so every finding's
+  // place is read (cheap); the list is the one collect_diagnostics makes.
+  const Diagnostics& given = inputs_->errors;
+  const Diagnostics& own = request_->diagnostics();
+  const std::size_t n_given = given.size(), n_own = n_given + own.size(), n_found = n_own + findings_.size();
+  const std::size_t n = n_found + eager_.size();
+  FindingContext cx{request_->model(), resolution_, *resolution_.policy_model, *inputs_};
+  auto place = [&](std::size_t i) -> output::ReadingPlace {
+    if (i < n_given) return place_of(given[i]);
+    if (i < n_own) return place_of(own[i - n_given]);
+    if (i < n_found) return output::reading_place(cx, findings_[i - n_own]);
+    return place_of(eager_[i - n_found]);
+  };
+  Diagnostics errors;
+  errors.reserve(error_count());
+  auto take = [&](std::size_t i) {
+    const Diagnostic* d = i < n_given ? &given[i] : i < n_own ? &own[i - n_given] : nullptr;
+    if (d) {
+      if (d->severity == Severity::error) errors.push_back(*d);
+    } else if (i < n_found) {
+      const Finding& f = findings_[i - n_own];
+      if (f.severity == Severity::error) errors.push_back(output::materialize(cx, f));
+    } else if (eager_[i - n_found].severity == Severity::error) {
+      errors.push_back(std::move(eager_[i - n_found]));
+    }
+  };
+  auto order = reading_order(n, place);
+  if (order.empty()) {
+    for (std::size_t i = 0; i < n; ++i) take(i);
+  } else {
+    for (std::size_t i : order) take(i);
+  }
+  return errors;
 }
 
 const Diagnostics& Result::diagnostics() const {
@@ -197,48 +295,12 @@ std::optional<SlurmMapping> Result::slurm() const {
 }
 
 void sort_for_reading(Diagnostics& diagnostics) {
-  // Read top to bottom: inputs in order of first mention, then by position (diagnostics without a
-  // position keep their relative order).
-  if (diagnostics.size() < 2) return;
-  // The inputs in order of first mention: a handful (sandbox, defaults, overrides, policy,
-  // runners, org), kept without allocating.
-  SmallVector<std::string_view, 8> inputs;
-  auto rank = [&](std::string_view input) -> std::size_t {
-    auto at = std::find(inputs.begin(), inputs.end(), input);
-    if (at == inputs.end()) {
-      inputs.push_back(input);
-      return inputs.size() - 1;
-    }
-    return static_cast<std::size_t>(at - inputs.begin());
-  };
-  struct Key {
-    std::size_t rank;
-    int line, column;
-    std::size_t index;
-    auto operator<=>(const Key&) const = default;
-  };
-  auto key = [&](std::size_t i) {
-    const Diagnostic& d = diagnostics[i];
-    return Key{rank(d.input), d.source ? d.source->line : 0, d.source ? d.source->column : 0, i};
-  };
-  // Usually in reading order already: then nothing is allocated or moved.
-  Key previous = key(0);
-  std::size_t i = 1;
-  for (; i < diagnostics.size(); ++i) {
-    Key k = key(i);
-    if (k < previous) break;
-    previous = k;
-  }
-  if (i == diagnostics.size()) return;
-  // Otherwise the keys are sorted (the index keeps it stable) and each diagnostic, a large object,
-  // is moved once. Ranks are first-mention order, so the keys already made stay valid.
-  std::vector<Key> keys;
-  keys.reserve(diagnostics.size());
-  for (std::size_t j = 0; j < diagnostics.size(); ++j) keys.push_back(key(j));
-  std::sort(keys.begin(), keys.end());
+  auto order = reading_order(diagnostics.size(), [&](std::size_t i) { return place_of(diagnostics[i]); });
+  if (order.empty()) return;
+  // Each diagnostic, a large object, is moved once.
   Diagnostics sorted;
   sorted.reserve(diagnostics.size());
-  for (const Key& k : keys) sorted.push_back(std::move(diagnostics[k.index]));
+  for (std::size_t i : order) sorted.push_back(std::move(diagnostics[i]));
   diagnostics = std::move(sorted);
 }
 

@@ -37,13 +37,10 @@ ResultView view_of(Result&& r, ViewDetail detail) {
   v.qos_class = std::string(r.qos_class());
   v.runner = std::string(r.runner_id());
   if (!v.ok) {
-    // An accepted request has no errors: its findings need not be put into words. The result is
-    // done with, so its diagnostics move here (what follows reads its resolution only).
-    Diagnostics all = std::move(r).take_diagnostics();
-    v.errors.reserve(all.size());
-    for (auto& d : all) {
-      if (d.severity == Severity::error) v.errors.push_back(std::move(d));
-    }
+    // An accepted request has no errors, and a rejected one's other findings are not written: they
+    // need not be put into words. The result is done with, so its errors move here (what follows
+    // reads its resolution only).
+    v.errors = std::move(r).take_errors();
   }
   if (detail == ViewDetail::summary) return v;
   if (auto rc = r.runtime_class()) v.runtime_class = std::move(rc->value);
