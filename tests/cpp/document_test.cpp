@@ -257,6 +257,22 @@ TEST(Limits, size_utf8_and_nul_are_checked_before_parsing) {
   EXPECT_TRUE(bom.loaded);
 }
 
+// The escape check reads a token eight bytes at a time: a '~' or '/' in any lane of any word, or in
+// the overlapping last word, or in a short token's bytes, is escaped.
+TEST(Pointers, join_escapes_a_tilde_or_slash_wherever_it_stands) {
+  for (std::size_t n = 1; n <= 20; ++n) {
+    for (std::size_t at = 0; at < n; ++at) {
+      for (char c : {'~', '/'}) {
+        std::string token(n, 'k');
+        token[at] = c;
+        std::string want = "/" + token.substr(0, at) + (c == '~' ? "~0" : "~1") + token.substr(at + 1);
+        EXPECT_EQ(pointer_join("", token), want) << "length " << n << ", at " << at;
+      }
+    }
+    EXPECT_EQ(pointer_join("", std::string(n, 'k')), "/" + std::string(n, 'k'));
+  }
+}
+
 TEST(Pointers, join_escapes_and_resolve_follows_input_spelling) {
   EXPECT_EQ(pointer_join("/annotations", "sunk.coreweave.com/partition"), "/annotations/sunk.coreweave.com~1partition");
   EXPECT_EQ(pointer_join("", "a~b"), "/a~0b");

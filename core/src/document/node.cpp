@@ -1,6 +1,7 @@
 // Node tree helpers: lookup, display, JSON Pointer.
 #include <charconv>
 #include <cstdio>
+#include <cstring>
 #include <utility>
 
 #include "sandgate/node.h"
@@ -206,13 +207,38 @@ std::string_view given_as_name(GivenAs c) {
   return {};
 }
 
+namespace {
+
+// Whether `token` holds a '~' or a '/' (most hold neither): eight bytes at a time, the rest of a
+// token of 8 or more as the word that ends it, a shorter token byte by byte.
+bool needs_pointer_escape(std::string_view token) {
+  constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+  auto has_zero = [](std::uint64_t v) { return ((v - ones) & ~v & highs) != 0; };
+  const char* s = token.data();
+  const std::size_t n = token.size();
+  if (n < 8) {
+    bool found = false;
+    for (char c : token) found |= (c == '~') | (c == '/');
+    return found;
+  }
+  auto word_has = [&](std::size_t at) {
+    std::uint64_t w;
+    std::memcpy(&w, s + at, 8);
+    return has_zero(w ^ ('~' * ones)) || has_zero(w ^ ('/' * ones));
+  };
+  for (std::size_t i = 0; i + 8 <= n; i += 8) {
+    if (word_has(i)) return true;
+  }
+  return n % 8 != 0 && word_has(n - 8);
+}
+
+}  // namespace
+
 void pointer_append(std::string& path, std::string_view token) {
   path += '/';
   // Most tokens have nothing to escape: then they are copied in one go (this runs for every value
   // a compile, a policy build or a binding's converter reads).
-  bool plain = true;
-  for (char c : token) plain &= (c != '~') & (c != '/');
-  if (plain) {
+  if (!needs_pointer_escape(token)) {
     path.append(token);
     return;
   }
