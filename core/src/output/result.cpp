@@ -159,18 +159,16 @@ Diagnostics Result::take_diagnostics() && {
 }
 
 Diagnostics Result::take_errors() && {
-  if (Diagnostics* made = diagnostics_.value.load(std::memory_order_acquire)) {
-    std::erase_if(*made, [](const Diagnostic& d) { return d.severity != Severity::error; });
-    return std::move(*made);
-  }
-  if (findings_.empty()) {
-    Diagnostics all = collect_diagnostics();
+  auto errors_of = [](Diagnostics all) {
     std::erase_if(all, [](const Diagnostic& d) { return d.severity != Severity::error; });
     return all;
-  }
+  };
+  if (Diagnostics* made = diagnostics_.value.load(std::memory_order_acquire)) return errors_of(std::move(*made));
+  if (findings_.empty()) return errors_of(collect_diagnostics());
   // The errors of take_diagnostics(), in its order, with only the error findings put into words.
-  // Its order ranks the inputs by first mention among all the diagnostics, so every finding's
-  // place is read (cheap); the list is the one collect_diagnostics makes.
+  // That order ranks the inputs by first mention among all the diagnostics, so every finding's
+  // place is read (cheap). Positions below run over the list collect_diagnostics makes: the load
+  // errors, the request's own diagnostics, the findings, the eager diagnostics.
   const Diagnostics& given = inputs_->errors;
   const Diagnostics& own = request_->diagnostics();
   const std::size_t n_given = given.size(), n_own = n_given + own.size(), n_found = n_own + findings_.size();
@@ -185,13 +183,14 @@ Diagnostics Result::take_errors() && {
   Diagnostics errors;
   errors.reserve(error_count());
   auto take = [&](std::size_t i) {
-    const Diagnostic* d = i < n_given ? &given[i] : i < n_own ? &own[i - n_given] : nullptr;
-    if (d) {
-      if (d->severity == Severity::error) errors.push_back(*d);
+    auto is_error = [](const auto& x) { return x.severity == Severity::error; };
+    if (i < n_given) {
+      if (is_error(given[i])) errors.push_back(given[i]);
+    } else if (i < n_own) {
+      if (is_error(own[i - n_given])) errors.push_back(own[i - n_given]);
     } else if (i < n_found) {
-      const Finding& f = findings_[i - n_own];
-      if (f.severity == Severity::error) errors.push_back(output::materialize(cx, f));
-    } else if (eager_[i - n_found].severity == Severity::error) {
+      if (is_error(findings_[i - n_own])) errors.push_back(output::materialize(cx, findings_[i - n_own]));
+    } else if (is_error(eager_[i - n_found])) {
       errors.push_back(std::move(eager_[i - n_found]));
     }
   };
