@@ -546,8 +546,8 @@ TEST(CheckRecords, results_in_input_order_with_unreadable_records_in_place) {
   }
 }
 
-// view_of moves the diagnostics out of a result it is done with (Result::take_diagnostics): the
-// same diagnostics, in the same order, whether or not they had been read before.
+// view_of moves the errors out of a result it is done with (Result::take_errors): the same errors,
+// in the same order, whether or not the diagnostics had been read before.
 TEST(ResultView, takes_the_errors_a_reader_of_the_result_would_read) {
   auto policy = Policy::parse("constraints:\n  metadata:\n    denied_annotation_prefixes: [\"acme.io/\"]\n"
                               "  resources:\n    max_cpu: \"2\"\n",

@@ -100,10 +100,9 @@ class Result {
   bool ok() const { return ok_; }  // no diagnostic has severity error
   // Every diagnostic, read top to bottom (inputs in order of first mention, then by position).
   const Diagnostics& diagnostics() const;
-  // The diagnostics moved out of a result that is done with (the result is left without them):
-  // a reader that keeps only the text need not copy every diagnostic's strings.
-  Diagnostics take_diagnostics() &&;
-  // Its errors alone, in the same order, with no other finding put into words.
+  // The errors of diagnostics(), in the same order, moved out of a result that is done with (the
+  // result is left without them) and with no other finding put into words: a reader that keeps
+  // only the errors' text need not make or copy the rest.
   Diagnostics take_errors() &&;
   std::vector<const Diagnostic*> with_severity(Severity s) const;
   std::vector<const Diagnostic*> errors() const { return with_severity(Severity::error); }

@@ -153,11 +153,6 @@ void Result::add_diagnostics(const Diagnostics& more) {
   diagnostics_.reset();
 }
 
-Diagnostics Result::take_diagnostics() && {
-  if (Diagnostics* made = diagnostics_.value.load(std::memory_order_acquire)) return std::move(*made);
-  return collect_diagnostics();
-}
-
 Diagnostics Result::take_errors() && {
   auto errors_of = [](Diagnostics all) {
     std::erase_if(all, [](const Diagnostic& d) { return d.severity != Severity::error; });
@@ -165,7 +160,7 @@ Diagnostics Result::take_errors() && {
   };
   if (Diagnostics* made = diagnostics_.value.load(std::memory_order_acquire)) return errors_of(std::move(*made));
   if (findings_.empty()) return errors_of(collect_diagnostics());
-  // The errors of take_diagnostics(), in its order, with only the error findings put into words.
+  // The errors of diagnostics(), in its order, with only the error findings put into words.
   // That order ranks the inputs by first mention among all the diagnostics, so every finding's
   // place is read (cheap). Positions below run over the list collect_diagnostics makes: the load
   // errors, the request's own diagnostics, the findings, the eager diagnostics.
