@@ -5,13 +5,14 @@
 file(REMOVE_RECURSE "${PGO_DIR}/raw")
 
 # One run per element, its arguments separated by "|".
-set(_policies gpu-cks permissive production-cks production-cks-v2 sunk-slurm)
+file(GLOB _policies RELATIVE "${EXAMPLES}" "${EXAMPLES}/policies/*.yaml")
 file(GLOB _sandboxes RELATIVE "${EXAMPLES}" "${EXAMPLES}/sandboxes/*.yaml")
 list(JOIN _sandboxes "|" _sandboxes)
-set(_runs "policy|validate|policies/permissive.yaml|policies/gpu-cks.yaml|policies/production-cks.yaml|policies/production-cks-v2.yaml|policies/sunk-slurm.yaml")
+list(JOIN _policies "|" _runs)
+set(_runs "policy|validate|${_runs}")
 foreach(policy IN LISTS _policies)
   foreach(format IN ITEMS text json sarif)
-    list(APPEND _runs "check|--policy|policies/${policy}.yaml|--runners|runners.yaml|--org|org.yaml|--format|${format}|${_sandboxes}")
+    list(APPEND _runs "check|--policy|${policy}|--runners|runners.yaml|--org|org.yaml|--format|${format}|${_sandboxes}")
   endforeach()
 endforeach()
 list(APPEND _runs

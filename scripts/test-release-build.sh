@@ -33,11 +33,13 @@ same() {  # same NAME ARGS...: both commands, run from examples/, must print the
   compared=$((compared + 1))
 }
 
-same validate policy validate policies/gpu-cks.yaml policies/permissive.yaml policies/production-cks.yaml \
-  policies/production-cks-v2.yaml policies/sunk-slurm.yaml --format json
-for policy in examples/policies/*.yaml; do
-  p=policies/$(basename "$policy")
-  same "check-$(basename "$policy")" check sandboxes/*.yaml --policy "$p" --runners runners.yaml --org org.yaml --format json
+cd examples  # the names below are relative to it, as `same` runs both commands there
+policies=(policies/*.yaml)
+sandboxes=(sandboxes/*.yaml)
+cd "$root"
+same validate policy validate "${policies[@]}" --format json
+for p in "${policies[@]}"; do
+  same "check-$(basename "$p")" check "${sandboxes[@]}" --policy "$p" --runners runners.yaml --org org.yaml --format json
 done
 for input in requests.jsonl "$work/unseen.jsonl"; do
   n=$(basename "$input" .jsonl)
