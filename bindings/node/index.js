@@ -406,7 +406,9 @@ class Checker {
       const batch = [];
       const end = Math.min(start + BATCH, items.length);
       for (let i = start; i < end; i++) batch.push(this.#item(items[i], defaults, overrides, shared, i));
-      pending.push(native.checkBatch(batch).then((results) => {
+      const text = batchText(batch, this.#context);
+      const checked = text === undefined ? native.checkBatch(batch) : native.checkTexts(this.#context, text, batch.length);
+      pending.push(checked.then((results) => {
         for (let k = 0; k < results.length; k++) {
           // null: the core refused a layer's JSON text on the worker (src/check_many.cc); the
           // value is checked here instead, walked as check() walks it.
@@ -455,6 +457,21 @@ class Checker {
     return [context, sandbox, ownDefaults ?? defaults, ownOverrides ?? overrides, plainJson(sandbox),
       ownDefaults == null ? defaultsJson : plainJson(ownDefaults), ownOverrides == null ? overridesJson : plainJson(ownOverrides)];
   }
+}
+
+// A checkBatch batch as checkTexts takes it, when every item is a sandbox checked with `context`
+// and each of its layers is absent or given as its JSON text (lib/plain_json.js): three segments
+// an item (defaults, sandbox, overrides; an absent layer empty) joined by newlines, which
+// JSON.stringify never writes. One string then crosses into the addon for the batch instead of
+// an array and a string per item (src/check_many.cc). undefined for any other batch.
+function batchText(batch, context) {
+  const segments = [];
+  for (const [c, , d, o, sj, dj, oj, record] of batch) {
+    if (c !== context || sj === undefined || record !== undefined || (d != null && dj === undefined) ||
+      (o != null && oj === undefined)) return undefined;
+    segments.push(dj ?? '', sj, oj ?? '');
+  }
+  return segments.join('\n');
 }
 
 // `{sandbox, …}` rather than a sandbox itself (no sandbox has a `sandbox` key). A hostile value

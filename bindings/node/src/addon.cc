@@ -326,6 +326,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
       {"resultHead", result_head_js},
       {"resultWhole", result_whole_js},
       {"checkBatch", check_batch},
+      {"checkTexts", check_texts},
       {"checkItem", check_item},
       {"diffPolicies", diff_policies},
       {"normalizeResources", normalize_resources_js},

@@ -4,8 +4,12 @@
 // main thread only makes one string per result (result_json.h). An item whose every layer is text
 // (a string, the JSON text of a value) gets only the head of its result (result_head.h): writing
 // `resolved` and `provenance` was half of a record's work, and index.js checks such an item again
-// (checkItem, the same code on the main thread) when one of those is first read.
+// (checkItem, the same code on the main thread) when one of those is first read. checkTexts takes a
+// batch of plain items as one text (index.js, batchText).
 #include "check_many.h"
+
+#include <cstring>
+#include <memory>
 
 #include "inputs.h"
 #include "node_to_js.h"
@@ -29,6 +33,11 @@ struct Job {
   // a NUL or a lone surrogate, a nesting past its depth) that only a walk of the JS value reports
   // as check() does: the item is then answered null, and index.js checks it on the main thread.
   std::optional<std::string> json[3];  // defaults, sandbox, overrides
+  // The same, when the layer's text lies in a batch's one text (checkTexts): parsed where it is.
+  struct Span {
+    char* data = nullptr;  // followed by a NUL
+    std::size_t size = 0;
+  } span[3];
   bool refused = false;
   // A string item: one record's JSON text (a JSON Lines line), read on the worker as a stream's
   // line is (SPEC §10.1: a sandbox, or {id, sandbox, defaults, overrides} whose own layers replace
@@ -50,8 +59,14 @@ void set_layer(Job& j, std::size_t k, sandgate::Document d) {
 // `j.refused` when the core refused one of its JSON texts.
 bool job_layers(Job& j, sandgate::Request::OwnedLayers& layers, sandgate::Result& unreadable) {
   for (std::size_t k = 0; k < 3; ++k) {
-    if (!j.json[k]) continue;
-    std::optional<sandgate::Node> root = sandgate::node_from_json_value(std::move(*j.json[k]));
+    std::optional<sandgate::Node> root;
+    if (j.span[k].data) {
+      root = sandgate::node_from_json_in_place(j.span[k].data, j.span[k].size);
+    } else if (j.json[k]) {
+      root = sandgate::node_from_json_value(std::move(*j.json[k]));
+    } else {
+      continue;
+    }
     if (!root) {
       j.refused = true;
       return false;
@@ -83,11 +98,12 @@ sandgate::Result run(Job& j) {
 
 class CheckWorker : public Napi::AsyncWorker {
  public:
-  CheckWorker(Napi::Env env, std::vector<Job> jobs)
+  CheckWorker(Napi::Env env, std::vector<Job> jobs, std::unique_ptr<char[]> text = nullptr)
       : Napi::AsyncWorker(env, "sandgate.checkMany"),
         jobs_(std::move(jobs)),
         as_text_(results_as_text()),
-        deferred_(Napi::Promise::Deferred::New(env)) {}
+        deferred_(Napi::Promise::Deferred::New(env)),
+        text_(std::move(text)) {}
 
   Napi::Promise promise() const { return deferred_.Promise(); }
 
@@ -132,6 +148,7 @@ class CheckWorker : public Napi::AsyncWorker {
   std::vector<std::string> texts_;
   std::vector<char> exact_;  // texts_[i] says what result_to_js would build (results_[i] is then freed)
   Napi::Promise::Deferred deferred_;
+  std::unique_ptr<char[]> text_;  // checkTexts: the batch's text, which the jobs' spans point into
 };
 
 // A layer of an item: its JSON text kept for the worker to parse, or the layer loaded now (text,
@@ -189,6 +206,55 @@ Napi::Value check_batch(const Napi::CallbackInfo& info) {
     jobs.push_back(job_of(env, items.Get(i)));
   }
   auto* worker = new CheckWorker(env, std::move(jobs));  // deletes itself after OnOK / OnError
+  Napi::Promise p = worker->promise();
+  worker->Queue();
+  return p;
+}
+
+// checkTexts(context, text, count) → what checkBatch answers for `count` items that are each a plain
+// sandbox checked with `context`, every layer given as its JSON text (lib/plain_json.js): `text`
+// holds three segments an item, defaults, sandbox and overrides, an absent layer empty, joined by
+// newlines (JSON.stringify writes none). One string crosses over for the batch: checkBatch's
+// nine reads of each item's array and a string each cost the main thread, which caps checkMany's
+// rate, 11,000 instructions an item. The text is read in one pass into a block the worker keeps,
+// and each segment ends with a NUL where its newline was, so that the core parses it in place.
+Napi::Value check_texts(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[1].IsString() || !info[2].IsNumber()) throw Napi::TypeError::New(env, "checkTexts(context, text, count)");
+  std::shared_ptr<const CheckContext> context = unwrap_context(env, info[0]);
+  const double count = info[2].As<Napi::Number>().DoubleValue();
+  // As value_text.cc: the UTF-16 length is free, and each unit is at most 3 bytes of UTF-8.
+  std::size_t units = 0;
+  if (napi_get_value_string_utf16(env, info[1], nullptr, 0, &units) != napi_ok) throw Napi::Error::New(env);
+  const std::size_t room = units * 3 + 1;
+  std::unique_ptr<char[]> text(new char[room]);
+  std::size_t size = 0;
+  if (napi_get_value_string_utf8(env, info[1], text.get(), room, &size) != napi_ok) throw Napi::Error::New(env);
+  std::vector<Job> jobs;
+  if (count >= 1 && count <= static_cast<double>(units)) jobs.reserve(static_cast<std::size_t>(count));
+  char* at = text.get();
+  char* const end = at + size;  // the NUL V8 wrote
+  for (std::size_t segment = 0;; ++segment) {
+    auto* stop = static_cast<char*>(std::memchr(at, '\n', static_cast<std::size_t>(end - at)));
+    if (!stop) stop = end;
+    *stop = '\0';
+    if (segment % 3 == 0) {
+      Job& j = jobs.emplace_back();
+      j.context = context;
+      j.head_only = true;  // every layer is text: index.js can check the item again
+    }
+    if (stop > at) jobs.back().span[segment % 3] = {at, static_cast<std::size_t>(stop - at)};
+    if (stop == end) {
+      // Three segments an item, and a sandbox in each: anything else is a caller's bug, and a wrong
+      // split would check one item's layer as another's.
+      bool whole = segment % 3 == 2 && static_cast<double>(jobs.size()) == count;
+      for (const Job& j : jobs) whole = whole && j.span[1].data;
+      if (!whole) throw Napi::TypeError::New(env, "checkTexts: the text must hold three segments for each of `count` items, the sandbox's never empty");
+      break;
+    }
+    at = stop + 1;
+  }
+  auto* worker = new CheckWorker(env, std::move(jobs), std::move(text));  // deletes itself after OnOK / OnError
   Napi::Promise p = worker->promise();
   worker->Queue();
   return p;

@@ -1,6 +1,7 @@
 // checkMany runs the engine off the main thread: the event loop keeps turning meanwhile.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { check, checkMany, Checker, Policy } from 'sandgate';
 
 const policy = Policy.fromText(`
@@ -54,4 +55,18 @@ test('the promise settles before a pending timer when the batch is small', async
   const r = await new Checker({ policy }).checkMany([spec(1)]);
   assert.equal(r[0].ok, true, JSON.stringify(r[0].diagnostics));
   assert.equal(typeof r[0].raiseForErrors, 'function');
+});
+
+test('a batch of plain items crosses as one text, and a malformed one is refused', async () => {
+  const native = createRequire(import.meta.url)('../lib/native.js');
+  const context = native.makeContext(undefined, undefined, undefined, 'typescript', '');
+  const sandbox = JSON.stringify(spec(3));
+  const [ok] = await native.checkTexts(context, ['', sandbox, ''].join('\n'), 1);
+  assert.deepEqual({ ...(await new Checker().checkMany([spec(3)]))[0] }, { ...check(spec(3)) });
+  assert.equal(typeof ok, 'string');
+  for (const [text, count] of [[sandbox, 1], [`\n${sandbox}\n\n`, 1], [['', sandbox, ''].join('\n'), 2], ['\n\n', 1],
+    [['', sandbox, '', '', '', ''].join('\n'), 2], [['', sandbox, ''].join('\n'), 0], [['', sandbox, ''].join('\n'), NaN]]) {
+    assert.throws(() => native.checkTexts(context, text, count), TypeError, JSON.stringify([text.length, count]));
+  }
+  assert.throws(() => native.checkTexts({}, ['', sandbox, ''].join('\n'), 1), TypeError);
 });

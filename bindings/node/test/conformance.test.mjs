@@ -9,15 +9,22 @@
 // (values have no source), and a case stays text-only when its text does not decode, an input
 // decodes to a string (which the API reads as text), or it expects a diagnostic only text can cause
 // (rules L-*, but for the depth, size and integer checks, which values meet too).
-import { describe, test } from 'node:test';
+//
+// A check case through values runs a third time through `Checker.checkMany` (one item with its own
+// defaults and overrides), which hands plain values to the addon as one batch text
+// (`native.checkTexts`): the engine's answer must not depend on how an item got there.
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { yamlFiles } from './fixtures/yaml-files.mjs';
 import { safeIntegers } from './fixtures/safe-integers.mjs';
-import { check, codes, Policy, validatePolicy } from 'sandgate';
+import { check, Checker, codes, Policy, validatePolicy } from 'sandgate';
+
+const native = createRequire(import.meta.url)('../lib/native.js');
 
 const root = fileURLToPath(new URL('../../../tests/conformance/', import.meta.url));
 
@@ -149,13 +156,14 @@ function asValues(c) {
   return out;
 }
 
-function runCheck(c, values) {
+// The sandbox and the check() options of a check case, from its text or from its values.
+function checkInputs(c, values) {
   const s = c.spec;
   const text = (key) => (typeof s[key] === 'string' ? s[key] : undefined);
   const input = values ? (key) => values[key] : text;
   const options = s.options && typeof s.options === 'object' ? s.options : {};
   const policy = values && typeof values.policy === 'string' ? Policy.fromObject(values.policy) : input('policy');
-  const result = check(input('sandbox') ?? (values ? {} : '{}'), {
+  return [input('sandbox') ?? (values ? {} : '{}'), {
     policy,
     runners: input('runners'),
     org: input('org'),
@@ -164,8 +172,22 @@ function runCheck(c, values) {
     // As the C++ runner: the client only when the case names one, else the C++ default.
     client: options.client === undefined ? 'python' : String(options.client),
     placement: options.placement === undefined ? undefined : String(options.placement),
-  });
-  const failures = compareDiagnostics(c, result, !values);
+  }];
+}
+
+function runCheck(c, values) {
+  return judgeCheck(c, check(...checkInputs(c, values)), !values);
+}
+
+async function runCheckMany(c, values) {
+  const [sandbox, { defaults, overrides, ...context }] = checkInputs(c, values);
+  const [result] = await new Checker(context).checkMany([{ sandbox, defaults, overrides }]);
+  return judgeCheck(c, result, false);
+}
+
+function judgeCheck(c, result, positions) {
+  const s = c.spec;
+  const failures = compareDiagnostics(c, result, positions);
   const expect = s.expect;
   const expectText = (key, actual) => {
     if (typeof expect[key] === 'string' && expect[key] !== actual) failures.push(`${key} is "${actual}", expected "${expect[key]}"`);
@@ -196,6 +218,20 @@ function runCase(c, values) {
 // diff/ holds policy diff cases (SPEC §10.3): conformance-diff.test.mjs runs them through diffPolicies.
 const files = yamlFiles(root).filter((f) => !relative(root, f).split(sep).join('/').startsWith('diff/'));
 let count = 0;
+// checkMany hands a batch of plain items over as one text; count the batches that went that way.
+let manyCases = 0;
+let textBatches = 0;
+const checkTexts = native.checkTexts;
+native.checkTexts = (...args) => {
+  textBatches++;
+  return checkTexts(...args);
+};
+after(() => {
+  native.checkTexts = checkTexts;
+  assert.ok(manyCases > 500, `only ${manyCases} check cases ran through checkMany`);
+  // A few items go the other way (a value JSON cannot carry, e.g. a BigInt past 2^53).
+  assert.ok(textBatches > manyCases * 0.9, `${textBatches} of ${manyCases} checkMany calls went as one text`);
+});
 for (const path of files) {
   const cases = loadCases(path);
   count += cases.length;
@@ -209,6 +245,12 @@ for (const path of files) {
       test(`${c.name} (through JS values)`, { skip: typeof values === 'string' ? `from text only: ${values}` : false }, () => {
         const failures = runCase(c, values);
         assert.deepEqual(failures, [], `${c.rel} :: ${c.name} (through JS values)\n${failures.join('\n')}`);
+      });
+      if (c.kind !== 'check' || typeof values === 'string') continue;
+      manyCases++;
+      test(`${c.name} (through JS values, checkMany)`, async () => {
+        const failures = await runCheckMany(c, values);
+        assert.deepEqual(failures, [], `${c.rel} :: ${c.name} (through JS values, checkMany)\n${failures.join('\n')}`);
       });
     }
   });
