@@ -17,6 +17,7 @@
 #include "result_json.h"
 #include "sandgate/json_value.h"
 #include "sandgate/stream.h"
+#include "value_text.h"
 
 namespace sandgate_node {
 namespace {
@@ -223,15 +224,13 @@ Napi::Value check_texts(const Napi::CallbackInfo& info) {
   if (!info[1].IsString() || !info[2].IsNumber()) throw Napi::TypeError::New(env, "checkTexts(context, text, count)");
   std::shared_ptr<const CheckContext> context = unwrap_context(env, info[0]);
   const double count = info[2].As<Napi::Number>().DoubleValue();
-  // As value_text.cc: the UTF-16 length is free, and each unit is at most 3 bytes of UTF-8.
-  std::size_t units = 0;
-  if (napi_get_value_string_utf16(env, info[1], nullptr, 0, &units) != napi_ok) throw Napi::Error::New(env);
-  const std::size_t room = units * 3 + 1;
+  std::size_t room = 0;
+  if (!utf8_room(info[1], room)) throw Napi::Error::New(env);
   std::unique_ptr<char[]> text(new char[room]);
   std::size_t size = 0;
-  if (napi_get_value_string_utf8(env, info[1], text.get(), room, &size) != napi_ok) throw Napi::Error::New(env);
+  if (!write_utf8(info[1], text.get(), room, size)) throw Napi::Error::New(env);
   std::vector<Job> jobs;
-  if (count >= 1 && count <= static_cast<double>(units)) jobs.reserve(static_cast<std::size_t>(count));
+  if (count >= 1 && count <= static_cast<double>(size)) jobs.reserve(static_cast<std::size_t>(count));
   char* at = text.get();
   char* const end = at + size;  // the NUL V8 wrote
   for (std::size_t segment = 0;; ++segment) {

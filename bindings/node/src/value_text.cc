@@ -15,15 +15,20 @@ constexpr std::size_t k_kept_buffer = 64 * 1024;
 
 }  // namespace
 
-std::optional<sandgate::Node> value_from_json(Napi::Value json) {
-  if (json.IsEmpty() || !json.IsString()) return std::nullopt;
-  napi_env env = json.Env();
-  // The length in UTF-16 units costs nothing (asking for the UTF-8 length walks the string), and
-  // each unit is at most 3 bytes of UTF-8: room for the text and the NUL that V8 writes, in one
-  // pass over the string.
+bool utf8_room(Napi::Value text, std::size_t& room) {
   std::size_t units = 0;
-  if (napi_get_value_string_utf16(env, json, nullptr, 0, &units) != napi_ok) return std::nullopt;
-  const std::size_t room = units * 3 + 1;
+  if (napi_get_value_string_utf16(text.Env(), text, nullptr, 0, &units) != napi_ok) return false;
+  room = units * 3 + 1;
+  return true;
+}
+
+bool write_utf8(Napi::Value text, char* buffer, std::size_t room, std::size_t& size) {
+  return napi_get_value_string_utf8(text.Env(), text, buffer, room, &size) == napi_ok;
+}
+
+std::optional<sandgate::Node> value_from_json(Napi::Value json) {
+  std::size_t room = 0;
+  if (json.IsEmpty() || !json.IsString() || !utf8_room(json, room)) return std::nullopt;
   thread_local std::unique_ptr<char[]> kept(new char[k_kept_buffer]);
   std::unique_ptr<char[]> own;
   char* buffer = kept.get();
@@ -32,7 +37,7 @@ std::optional<sandgate::Node> value_from_json(Napi::Value json) {
     buffer = own.get();
   }
   std::size_t len = 0;
-  if (napi_get_value_string_utf8(env, json, buffer, room, &len) != napi_ok) return std::nullopt;
+  if (!write_utf8(json, buffer, room, len)) return std::nullopt;
   return sandgate::node_from_json_in_place(buffer, len);
 }
 

@@ -15,4 +15,11 @@ namespace sandgate_node {
 // text the core refuses: the caller then converts the value itself, which reports what it finds).
 std::optional<sandgate::Node> value_from_json(Napi::Value json);
 
+// A JS string's UTF-8 read in one pass: `room` for its bytes and the NUL V8 writes after them,
+// found without walking the string (its UTF-16 length × 3 + 1: each unit is at most 3 bytes, and
+// asking for the UTF-8 length would walk it), then the bytes written into `buffer`. False when N-API
+// refuses (not a string).
+bool utf8_room(Napi::Value text, std::size_t& room);
+bool write_utf8(Napi::Value text, char* buffer, std::size_t room, std::size_t& size);
+
 }  // namespace sandgate_node
