@@ -232,13 +232,46 @@ function strIsPath(value) {
 
 const DOCUMENT = 'a document (a path, a file: URL, YAML/JSON text as a string or Buffer, a plain object, or null for not given)';
 
-function readPath(path, label) {
+// The document size limit (SPEC §1.2, 4 MiB), the one the engine and the CLI apply.
+const MAX_DOCUMENT_BYTES = native.maxDocumentBytes;
+
+// At most `cap` bytes of a file (by default the size limit + 1 byte: enough for the engine to
+// report SG_DOC_TOO_LARGE, as the CLI does, without reading an endless file such as /dev/zero, or a
+// huge one, into memory). Bytes, so the engine sees invalid UTF-8 as it is.
+function readFile(path, cap = MAX_DOCUMENT_BYTES + 1) {
+  const fd = fs.openSync(path, 'r');
   try {
-    return fs.readFileSync(path); // bytes, so the engine sees invalid UTF-8 as it is
+    const { size } = fs.fstatSync(fd); // 0 for a device or a FIFO
+    let bytes = Buffer.allocUnsafe(Math.min(Math.max(size + 1, 1), cap));
+    let n = 0;
+    while (n < cap) {
+      if (n === bytes.length) {
+        const bigger = Buffer.allocUnsafe(Math.min(Math.max(bytes.length * 2, 64 * 1024), cap));
+        bytes.copy(bigger, 0, 0, n);
+        bytes = bigger;
+      }
+      const got = fs.readSync(fd, bytes, n, bytes.length - n, null);
+      if (got === 0) break;
+      n += got;
+    }
+    return bytes.subarray(0, n);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+// A file input's bytes; an error names the input and the path. `guessed`: the string was taken
+// for a path by the Input kinds rule (a missing file then says how to pass text instead).
+function readPath(path, label, cap = undefined, guessed = true) {
+  try {
+    return readFile(path, cap);
   } catch (e) {
-    if (e && e.code === 'ENOENT' && typeof path === 'string') {
+    if (e && e.code === 'ENOENT' && guessed) {
       e.message += ` (${label}: a string without line breaks that ends in .yaml, .yml or .json is read as a file path;` +
         ' pass YAML/JSON text as a Buffer, or a policy with Policy.fromText(text))';
+    } else if (e && e.code === 'EISDIR') { // read(2)'s error: Node names no path
+      e.path = path;
+      e.message = `EISDIR: ${label}: ${JSON.stringify(path)} is a directory; a path must name a file`;
     }
     throw e;
   }
@@ -273,10 +306,11 @@ function wrongKind(value, label) {
 
 // A document input as the native side takes it: the value itself, or a file's bytes labelled with
 // its name. `policyOk`: a Policy is the right kind here (the `policy` input, validatePolicy).
-function documentInput(value, label, policyOk = false) {
+// `cap`: the most bytes of a file read (diffPolicies' records, a stream of any length, read whole).
+function documentInput(value, label, policyOk = false, cap = undefined) {
   if (value === undefined || value === null) return value;
   const t = typeof value;
-  if (t === 'string') return strIsPath(value) ? fileText(readPath(value, label), value) : value;
+  if (t === 'string') return strIsPath(value) ? fileText(readPath(value, label, cap), value) : value;
   if (t !== 'object' && t !== 'function') return value;
   let kind;
   try {
@@ -292,7 +326,7 @@ function documentInput(value, label, policyOk = false) {
   }
   if (kind === 'file') {
     const path = fileURLToPath(value);
-    return fileText(readPath(path, label), path);
+    return fileText(readPath(path, label, cap, false), path);
   }
   if (kind) throw kind;
   return value;
@@ -328,7 +362,7 @@ class Policy {
   static load(path) {
     if (path instanceof URL && path.protocol === 'file:') path = fileURLToPath(path);
     if (typeof path !== 'string') throw new TypeError(`Policy.load expects a path (a string or a file: URL), not ${describe(path)}; for text use Policy.fromText, for an object Policy.fromObject`);
-    const bytes = fs.readFileSync(path); // bytes, so the engine sees invalid UTF-8 as it is
+    const bytes = readPath(path, 'Policy.load', undefined, false);
     const name = path;
     const format = /\.json$/.test(name) ? 'json' : /\.ya?ml$/.test(name) ? 'yaml' : 'auto';
     return new Policy(native.loadPolicy(bytes, name, false, format), Policy.#token);
@@ -567,7 +601,7 @@ async function diffPolicies(oldPolicy, newPolicy, records, options = {}) {
       throw wrongKind(records, 'diffPolicies: records') ??
         new TypeError(`diffPolicies: records must be an array of records, a path, or request stream text (a string or bytes), not ${describe(records)}`);
     }
-    records = documentInput(records, 'diffPolicies: records');
+    records = documentInput(records, 'diffPolicies: records', false, Infinity);
   }
   const [, runners, org] = contextInputs(o);
   const raw = await native.diffPolicies(documentInput(oldPolicy, 'oldPolicy', true), documentInput(newPolicy, 'newPolicy', true),

@@ -344,6 +344,9 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   };
   for (const auto& f : fns) exports.Set(f.name, Napi::Function::New(env, f.fn, f.name));
   exports.Set("keptResults", Napi::Number::New(env, static_cast<double>(k_kept_results)));  // for tests
+  // The document size limit the engine applies (SPEC §1.2): index.js reads at most this + 1 byte of
+  // a file, as the CLI does.
+  exports.Set("maxDocumentBytes", Napi::Number::New(env, static_cast<double>(sandgate::Limits{}.max_bytes)));
   return exports;
 }
 

@@ -1,0 +1,60 @@
+// Files named by a path or a file: URL: read up to the document size limit (SPEC §1.2) + 1 byte,
+// as the CLI reads them, and an error that names the input and the path.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { check, Checker, checkMany, Policy, validatePolicy } from 'sandgate';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandgate-file-reads-'));
+
+test('an endless file (/dev/zero) is SG_DOC_TOO_LARGE, not read without limit', { skip: !fs.existsSync('/dev/zero') }, () => {
+  const zeroYaml = path.join(dir, 'zero.yaml');
+  fs.symlinkSync('/dev/zero', zeroYaml);
+  const script = fileURLToPath(new URL('./fixtures/endless-file.cjs', import.meta.url));
+  // Under a 4 GB address-space limit, so that reading without limit fails at once rather than
+  // growing until the OOM killer comes.
+  const run = spawnSync('/bin/sh', ['-c', 'ulimit -v 4000000; exec "$0" "$@"', process.execPath, script, zeroYaml],
+    { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(run.status, 0, `${run.signal ?? ''} ${run.stderr}`);
+  const tooLarge = ['SG_DOC_TOO_LARGE'];
+  assert.deepEqual(JSON.parse(run.stdout), { load: tooLarge, url: tooLarge, path: tooLarge, validate: tooLarge, defaults: tooLarge });
+});
+
+test('a file past the limit is SG_DOC_TOO_LARGE as the CLI says it; one at the limit is read whole', () => {
+  const max = 4 << 20;
+  const big = path.join(dir, 'big.yaml');
+  fs.writeFileSync(big, `# ${'x'.repeat(max + 100)}\n{}\n`);
+  const d = Policy.load(big).diagnostics[0];
+  assert.equal(d.code, 'SG_DOC_TOO_LARGE');
+  assert.equal(d.message, `the document is larger than the limit of 4 MiB (at least ${max + 1} bytes)`);
+  assert.deepEqual(d.source, { file: big, line: 1, column: 1 });
+  const fits = path.join(dir, 'fits.yaml');
+  fs.writeFileSync(fits, `# ${'x'.repeat(max - 6)}\n{}\n`);
+  assert.equal(fs.statSync(fits).size, max);
+  assert.equal(Policy.load(fits).ok, true);
+  assert.equal(check({}, { policy: fits }).ok, true);
+});
+
+test('a directory given as a path names the input and the path (EISDIR)', async () => {
+  const sub = path.join(dir, 'policies.yaml');
+  fs.mkdirSync(sub);
+  const named = (input) => (e) => e.code === 'EISDIR' && e.path === sub && e.message.includes(`${input}: ${JSON.stringify(sub)} is a directory`);
+  assert.throws(() => check(sub), named('sandbox'));
+  assert.throws(() => check({}, { policy: sub }), named('policy'));
+  assert.throws(() => check({}, { runners: pathToFileURL(sub) }), named('runners'));
+  assert.throws(() => validatePolicy(sub), named('policy'));
+  assert.throws(() => Policy.load(sub), named('Policy.load'));
+  assert.throws(() => new Checker().check({}, { overrides: sub }), named('overrides'));
+  await assert.rejects(checkMany([{}], { defaults: sub }), named('defaults'));
+});
+
+test('a file: URL or Policy.load that names no file gets no hint about the Input kinds rule', () => {
+  const missing = path.join(dir, 'missing.yaml');
+  assert.throws(() => Policy.load(missing), (e) => e.code === 'ENOENT' && !/read as a file path/.test(e.message));
+  assert.throws(() => check({}, { policy: pathToFileURL(missing) }), (e) => e.code === 'ENOENT' && !/read as a file path/.test(e.message));
+  assert.throws(() => check({}, { policy: missing }), (e) => e.code === 'ENOENT' && /policy: a string without line breaks/.test(e.message));
+});
