@@ -64,6 +64,45 @@ TEST(Related, duplicate_tag_names_the_first_occurrence_in_its_layer) {
   EXPECT_EQ(d->related.front().path, "/tags/0");
 }
 
+void expect_first_occurrence(const Diagnostic& d, std::string_view input, std::string_view path, std::string_view file,
+                             int line, int column) {
+  ASSERT_EQ(d.related.size(), 1u) << d.message;
+  const Related& rel = d.related.front();
+  EXPECT_EQ(rel.input, input);
+  EXPECT_EQ(rel.path, path);
+  ASSERT_TRUE(rel.source);
+  EXPECT_EQ(rel.source->file, file);
+  EXPECT_EQ(rel.source->line, line);
+  EXPECT_EQ(rel.source->column, column);
+  EXPECT_EQ(rel.message, "the first occurrence");
+}
+
+TEST(Related, duplicate_key_names_the_first_occurrence_in_yaml_and_json) {
+  Document yaml = load_document("a: 1\nb:\n  c: 1\n  c: 2\n", Format::yaml, "s.yaml", "sandbox");
+  ASSERT_EQ(yaml.diagnostics.size(), 1u);
+  EXPECT_EQ(yaml.diagnostics[0].code, Code::DUPLICATE_KEY);
+  EXPECT_EQ(yaml.diagnostics[0].source->line, 4);
+  expect_first_occurrence(yaml.diagnostics[0], "sandbox", "/b/c", "s.yaml", 3, 3);
+
+  Document json = load_document("{\"a\": 1, \"b\": {\"c\": 1, \"c\": 2}}", Format::json, "s.json", "sandbox");
+  ASSERT_EQ(json.diagnostics.size(), 1u);
+  EXPECT_EQ(json.diagnostics[0].code, Code::DUPLICATE_KEY);
+  EXPECT_EQ(json.diagnostics[0].source->column, 24);
+  expect_first_occurrence(json.diagnostics[0], "sandbox", "/b/c", "s.json", 1, 16);
+}
+
+TEST(Related, duplicate_runner_id_names_the_first_runner) {
+  RunnersLoad load = Runners::parse("runners:\n  - {runner_id: a, mode: cks}\n  - {runner_id: b}\n  - {runner_id: a}\n",
+                                    Format::yaml, "runners.yaml");
+  const Diagnostic* d = nullptr;
+  for (const auto& x : load.diagnostics) {
+    if (x.code == Code::DUPLICATE_KEY) d = &x;
+  }
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->path, "/runners/2/runner_id");
+  expect_first_occurrence(*d, "runners", "/runners/0/runner_id", "runners.yaml", 2, 17);
+}
+
 TEST(Related, a_value_without_a_policy_bound_has_no_related_location) {
   Result r = check("{}\n", "tags: [\"bad tag!\"]\n");
   for (const auto& d : r.diagnostics()) EXPECT_TRUE(d.related.empty()) << d.message;

@@ -131,8 +131,14 @@ class JsonBuilder {
     check_nul(f.key, m);
     f.drop_value = is_duplicate(f);
     if (f.drop_value && notes_.has_room(Code::DUPLICATE_KEY, m)) {
-      notes_.add(Code::DUPLICATE_KEY, child_path(), m, "the key " + shown_text(f.key) + " appears twice in the same object",
-                 "remove one of them; sandgate never picks a winner");
+      Mark first;
+      for (const Member& member : f.node->members) {
+        if (member.key == f.key) {
+          first = member.key_mark;
+          break;
+        }
+      }
+      notes_.duplicate_key(child_path(), m, f.key, first);
     }
     return true;
   }

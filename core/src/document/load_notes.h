@@ -11,6 +11,9 @@
 
 namespace sandgate::detail {
 
+// A key or value for a message: quoted, and cut (on a character boundary) when long.
+std::string shown_text(std::string_view s);
+
 class LoadNotes {
  public:
   explicit LoadNotes(DiagnosticSink& sink) : sink_(sink) {}
@@ -28,6 +31,20 @@ class LoadNotes {
     ++count_;
     bytes_ += path.size() + message.size() + hint.size();
     sink_.add(code, std::move(path), mark, std::move(message), std::move(hint));
+  }
+  // A key written twice in one object (the caller found it before checking the budget), with
+  // its first occurrence as the related location (SPEC §3): both have the same path.
+  void duplicate_key(const std::string& path, Mark mark, std::string_view key, Mark first) {
+    ++count_;
+    bytes_ += 2 * path.size() + key.size();
+    Diagnostic& d = sink_.add(Code::DUPLICATE_KEY, path, mark, "the key " + shown_text(key) + " appears twice in the same object",
+                              "remove one of them; sandgate never picks a winner");
+    Related r;
+    r.input = sink_.input();
+    r.path = path;
+    if (first.known()) r.source = SourceLocation{sink_.file(), first.line, first.column};
+    r.message = "the first occurrence";
+    d.related.push_back(std::move(r));
   }
   // Adds one diagnostic that says how many were left out, if any were.
   void finish() {
@@ -48,8 +65,5 @@ class LoadNotes {
   Code suppressed_code_ = Code::SYNTAX;
   Mark suppressed_mark_;
 };
-
-// A key or value for a message: quoted, and cut (on a character boundary) when long.
-std::string shown_text(std::string_view s);
 
 }  // namespace sandgate::detail

@@ -401,11 +401,7 @@ class TreeBuilder : public YAML::EventHandler {
       return;
     }
     if (is_duplicate(f, f.key)) {
-      if (note_room(Code::DUPLICATE_KEY, k.mark)) {
-        notes_.add(Code::DUPLICATE_KEY, path(), k.mark,
-                   "the key " + shown_text(f.key) + " appears twice in the same object",
-                   "remove one of them; sandgate never picks a winner");
-      }
+      if (note_room(Code::DUPLICATE_KEY, k.mark)) notes_.duplicate_key(path(), k.mark, f.key, first_key_mark(f.node, f.key));
       f.drop_value = true;
     }
   }
@@ -417,6 +413,14 @@ class TreeBuilder : public YAML::EventHandler {
                  "keys must be plain strings");
     }
     stack_.back().drop_value = true;
+  }
+
+  // The key's first occurrence (the members hold no later one: a duplicate's value is dropped).
+  static Mark first_key_mark(const Node& object, const std::string& key) {
+    for (const auto& m : object.members) {
+      if (m.key == key) return m.key_mark;
+    }
+    return {};
   }
 
   static bool is_duplicate(Frame& f, const std::string& key) {

@@ -70,6 +70,7 @@ void read_runner(const Cursor& c, std::size_t index, const std::string& file, mo
   model::Runner r;
   r.origin = origin_of(c);
   r.id = c["runner_id"].str();
+  r.id_origin = origin_of(c["runner_id"]);
   r.mode = c["mode"].str("cks");
   Cursor gpus = c["gpu_types"];
   for (std::size_t i = 0; i < gpus.size(); ++i) {
@@ -87,9 +88,15 @@ void read_runner(const Cursor& c, std::size_t index, const std::string& file, mo
       r.kill_wait_origin = origin_of(sunk["kill_wait_seconds"]);
     }
   }
-  if (m.find(r.id) && !r.id.empty()) {
-    sink.add(Code::DUPLICATE_KEY, c["runner_id"].path(), c["runner_id"].mark(),
-             "runner_id \"" + r.id + "\" appears twice in the inventory", "runner ids are unique");
+  if (const model::Runner* first = m.find(r.id); first && !r.id.empty()) {
+    Diagnostic& d = sink.add(Code::DUPLICATE_KEY, c["runner_id"].path(), c["runner_id"].mark(),
+                             "runner_id \"" + r.id + "\" appears twice in the inventory", "runner ids are unique");
+    Related related;
+    related.input = sink.input();
+    related.path = first->id_origin.path.str();
+    if (first->id_origin.mark.known()) related.source = SourceLocation{file, first->id_origin.mark.line, first->id_origin.mark.column};
+    related.message = "the first occurrence";
+    d.related.push_back(std::move(related));
   }
   if (Cursor p = c["policy"]) {
     PolicyContext ctx;

@@ -31,6 +31,7 @@ struct Runner {
   bool builtin = false;                  // the built-in serverless runner or the anonymous cks runner
   bool offers_every_gpu = false;         // the anonymous cks runner: type matching cannot fail
   Origin origin;
+  Origin id_origin;  // where runner_id is written: a duplicate id names it as its first occurrence
 };
 
 struct RunnersModel {
