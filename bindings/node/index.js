@@ -17,7 +17,10 @@ const { classes, errorFor, throwIfErrors, QuantityError } = require('./lib/error
 const CLIENTS = new Set(['python', 'typescript']);
 const PLACEMENTS = new Set(['', 'serverless', 'cks']);
 const CHECKER_OPTIONS = new Set(['policy', 'runners', 'org', 'client', 'placement']);
-const CHECK_OPTIONS = new Set([...CHECKER_OPTIONS, 'defaults', 'overrides']);
+const LAYER_OPTIONS = new Set(['defaults', 'overrides']);
+const CHECK_OPTIONS = new Set([...CHECKER_OPTIONS, ...LAYER_OPTIONS]);
+// An option of the Checker given to one of its calls.
+const ON_CHECKER = (key) => (CHECKER_OPTIONS.has(key) ? `; ${key} is the Checker's: new Checker({ ${key} }), or check(sandbox, { ${key} })` : '');
 const ITEM_KEYS = new Set([...CHECK_OPTIONS, 'sandbox']);
 const BATCH = 256; // items converted per turn of the event loop in checkMany
 
@@ -199,12 +202,22 @@ function unchanging(value, json) {
 
 // Options are checked here, not in C++: a misspelt option is a programming error (TypeError),
 // whereas anything wrong inside an input is a diagnostic.
-function readOptions(options, allowed, what) {
+// An options object (null and undefined: none); an unknown key or another kind of value throws a
+// TypeError naming what is accepted. `elsewhere(key)`: a note for an unknown key that belongs to
+// another call.
+function optionsObject(options, allowed, what, elsewhere = () => '') {
   if (options === undefined || options === null) return {};
-  if (typeof options !== 'object' || Array.isArray(options)) throw new TypeError(`${what} must be an object`);
-  for (const key of Object.keys(options)) {
-    if (!allowed.has(key)) throw new TypeError(`${what}: unknown option "${key}" (known: ${[...allowed].join(', ')})`);
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`${what} must be an object with ${[...allowed].join(', ')}, not ${Array.isArray(options) ? 'an array' : describe(options)}`);
   }
+  for (const key of Object.keys(options)) {
+    if (!allowed.has(key)) throw new TypeError(`${what}: unknown option "${key}" (known: ${[...allowed].join(', ')})${elsewhere(key)}`);
+  }
+  return options;
+}
+
+function readOptions(options, allowed, what) {
+  options = optionsObject(options, allowed, what);
   const client = options.client ?? 'typescript';
   if (!CLIENTS.has(client)) throw new TypeError(`${what}: client must be "python" or "typescript", not ${JSON.stringify(client)}`);
   const placement = options.placement ?? '';
@@ -277,10 +290,11 @@ function readPath(path, label, cap = undefined, guessed = true) {
   }
 }
 
+// "a string", "an Object", "null": the kind of a value, for a message.
 function describe(value) {
-  if (value === null) return 'null';
-  if (typeof value !== 'object') return typeof value;
-  return value.constructor?.name ? `a ${value.constructor.name}` : 'an object';
+  if (value === null || value === undefined) return String(value);
+  const name = typeof value === 'object' ? value.constructor?.name || 'object' : typeof value;
+  return `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
 }
 
 function wrongKind(value, label) {
@@ -338,6 +352,8 @@ function fileText(bytes, path) {
   return text;
 }
 
+const FROM_TEXT_OPTIONS = new Set(['file', 'format']);
+
 let policyHandle; // (Policy) → native handle; set inside the class, so the field stays private
 
 /** A runner policy, loaded and compiled once (SPEC §4); always returned, valid or not. */
@@ -374,7 +390,8 @@ class Policy {
   }
 
   /** A policy from YAML or JSON text (a string or bytes); `file` only labels diagnostics. */
-  static fromText(text, { file = '', format = 'auto' } = {}) {
+  static fromText(text, options = undefined) {
+    const { file = '', format = 'auto' } = optionsObject(options, FROM_TEXT_OPTIONS, 'Policy.fromText options');
     if (typeof text !== 'string' && !(text instanceof Uint8Array)) throw new TypeError('Policy.fromText expects a string or a Uint8Array');
     return new Policy(native.loadPolicy(text, String(file), false, format), Policy.#token);
   }
@@ -413,7 +430,8 @@ class Checker {
   }
 
   /** What the server and the SDK would do with one request (SPEC §7). */
-  check(sandbox, { defaults, overrides } = {}) {
+  check(sandbox, layers = undefined) {
+    const { defaults, overrides } = optionsObject(layers, LAYER_OPTIONS, 'Checker.check options', ON_CHECKER);
     const context = this.#context;
     const s = documentInput(sandbox, 'sandbox');
     const d = documentInput(defaults, 'defaults');
@@ -429,7 +447,8 @@ class Checker {
    * Many requests on a worker thread. Each item is a sandbox, or `{sandbox, defaults, overrides,
    * policy, runners, org, client, placement}` where the options given replace this checker's.
    */
-  async checkMany(items, { defaults, overrides } = {}) {
+  async checkMany(items, layers = undefined) {
+    let { defaults, overrides } = optionsObject(layers, LAYER_OPTIONS, 'Checker.checkMany options', ON_CHECKER);
     if (!Array.isArray(items)) throw new TypeError('checkMany expects an array');
     defaults = documentInput(defaults, 'defaults');
     overrides = documentInput(overrides, 'overrides');
@@ -563,7 +582,7 @@ function check(sandbox, options = {}) {
 function checkMany(items, options = {}) {
   try {
     const o = readOptions(options, CHECK_OPTIONS, 'checkMany options');
-    return new Checker(pick(o, CHECKER_OPTIONS)).checkMany(items, o);
+    return new Checker(pick(o, CHECKER_OPTIONS)).checkMany(items, pick(o, LAYER_OPTIONS));
   } catch (e) {
     return Promise.reject(e);
   }
@@ -587,10 +606,7 @@ function renderings(markdown, text) {
  * or `jobs` threads).
  */
 async function diffPolicies(oldPolicy, newPolicy, records, options = {}) {
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new TypeError('diffPolicies options must be an object');
-  for (const key of Object.keys(options)) {
-    if (!DIFF_OPTIONS.has(key)) throw new TypeError(`diffPolicies options: unknown option "${key}" (known: ${[...DIFF_OPTIONS].join(', ')})`);
-  }
+  options = optionsObject(options, DIFF_OPTIONS, 'diffPolicies options');
   const o = readOptions(pick(options, CHECKER_OPTIONS), CHECKER_OPTIONS, 'diffPolicies options');
   const examples = options.examples ?? 5;
   const jobs = options.jobs ?? 0;
@@ -615,8 +631,11 @@ function validatePolicy(doc) {
   return result(native.validatePolicy(input, '', plainJson(input)));
 }
 
+const NORMALIZE_OPTIONS = new Set(['client']);
+
 /** N-RES alone (SPEC §5.2): the requests/limits/gpu an SDK would send for a `resources` value. */
-function normalizeResources(resources, { client = 'typescript' } = {}) {
+function normalizeResources(resources, options = undefined) {
+  const { client = 'typescript' } = optionsObject(options, NORMALIZE_OPTIONS, 'normalizeResources options');
   if (!CLIENTS.has(client)) throw new TypeError('client must be "python" or "typescript"');
   return finish(native.normalizeResources(resources, client));
 }
