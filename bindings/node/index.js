@@ -504,7 +504,7 @@ class Checker {
       const own = readOptions(pick(item, CHECKER_OPTIONS), CHECKER_OPTIONS, `checkMany item ${index}`);
       context = makeContext(own);
     }
-    const sandbox = typeof item.sandbox === 'string' ? item.sandbox : documentInput(item.sandbox, `checkMany item ${index}: sandbox`);
+    const sandbox = documentInput(item.sandbox, `checkMany item ${index}: sandbox`);
     const ownDefaults = documentInput(item.defaults, `checkMany item ${index}: defaults`);
     const ownOverrides = documentInput(item.overrides, `checkMany item ${index}: overrides`);
     return [context, sandbox, ownDefaults ?? defaults, ownOverrides ?? overrides, plainJson(sandbox),

@@ -77,6 +77,12 @@ test('Checker, checkMany and validatePolicy follow the rule', async () => {
   const [item] = await checkMany([bigSandbox], { policy: policyYaml });
   assert.deepEqual(errorCodes(item), ['SG_SYNTAX']);
   await assert.rejects(checkMany([over], { runners: Policy.fromObject({}) }), TypeError);
+  // An item's `sandbox` follows the rule as its other layers do: a path is the file.
+  const byPath = await checkMany([{ sandbox: bigSandbox }, { sandbox: pathToFileURL(bigSandbox) }, { sandbox: 'resources: {cpu: "8", memory: 1Gi}' }], { policy: policyYaml });
+  assert.deepEqual(byPath.map(errorCodes), [['SG_RESOURCE_ABOVE_MAX'], ['SG_RESOURCE_ABOVE_MAX'], ['SG_RESOURCE_ABOVE_MAX']]);
+  assert.deepEqual(byPath[0], check(bigSandbox, { policy: policyYaml }));
+  assert.equal(byPath[0].diagnostics[0].source.file, bigSandbox);
+  assert.equal(byPath[2].diagnostics[0].source.file, '<sandbox>');
   for (const v of [policyYaml, pathToFileURL(policyYaml), POLICY, Buffer.from(POLICY), Policy.load(policyYaml), { constraints: {} }]) {
     assert.equal(validatePolicy(v).ok, true, String(v));
   }
