@@ -383,7 +383,7 @@ export interface DiffOptions {
   placement?: PlacementMode | '';
   /** Example records kept per group in the summary (default 5). */
   examples?: number;
-  /** Threads for the replay; 0 (default) = every core. */
+  /** Threads for the replay, 0 to 1024 as the CLI's --jobs; 0 (default) = every core. */
   jobs?: number;
 }
 

@@ -589,6 +589,12 @@ function checkMany(items, options = {}) {
 }
 
 const DIFF_OPTIONS = new Set(['runners', 'org', 'client', 'placement', 'examples', 'jobs']);
+const MAX_JOBS = 1024; // the CLI's --jobs range (core/cli/diff_command.cpp)
+
+// A number option's value as a message shows it: the number, or the kind of value.
+function numberSeen(value) {
+  return typeof value === 'number' ? String(value) : describe(value);
+}
 
 function renderings(markdown, text) {
   return {
@@ -610,8 +616,13 @@ async function diffPolicies(oldPolicy, newPolicy, records, options = {}) {
   const o = readOptions(pick(options, CHECKER_OPTIONS), CHECKER_OPTIONS, 'diffPolicies options');
   const examples = options.examples ?? 5;
   const jobs = options.jobs ?? 0;
-  if (!Number.isInteger(examples) || examples < 0) throw new TypeError('diffPolicies options: examples must be a non-negative integer');
-  if (!Number.isInteger(jobs) || jobs < 0) throw new TypeError('diffPolicies options: jobs must be a non-negative integer (0 = every core)');
+  if (!Number.isSafeInteger(examples) || examples < 0) {
+    throw new TypeError(`diffPolicies options: examples must be a non-negative integer, not ${numberSeen(examples)}`);
+  }
+  // As the CLI's --jobs (1 to 1024), and 0 for every core: more threads than that only cost.
+  if (!Number.isInteger(jobs) || jobs < 0 || jobs > MAX_JOBS) {
+    throw new TypeError(`diffPolicies options: jobs must be an integer from 0 (every core) to ${MAX_JOBS}, as the CLI's --jobs, not ${numberSeen(jobs)}`);
+  }
   if (records !== undefined && records !== null && !Array.isArray(records)) {
     if (typeof records !== 'string' && !(records instanceof Uint8Array) && !(records instanceof URL)) {
       throw wrongKind(records, 'diffPolicies: records') ??
@@ -621,7 +632,7 @@ async function diffPolicies(oldPolicy, newPolicy, records, options = {}) {
   }
   const [, runners, org] = contextInputs(o);
   const raw = await native.diffPolicies(documentInput(oldPolicy, 'oldPolicy', true), documentInput(newPolicy, 'newPolicy', true),
-    records ?? undefined, runners, org, o.client, o.placement, examples, jobs);
+    records ?? undefined, runners, org, o.client, o.placement, Math.min(examples, 0xFFFFFFFF), jobs);
   return Object.defineProperties(JSON.parse(raw.json), renderings(raw.markdown, raw.text));
 }
 

@@ -44,5 +44,18 @@ test('wrong arguments reject with TypeError; runners with errors are refused', a
   await assert.rejects(diffPolicies(OLD, NEW, [], { polcy: 1 }), TypeError);
   await assert.rejects(diffPolicies(OLD, NEW, [], { client: 'rust' }), TypeError);
   await assert.rejects(diffPolicies(OLD, NEW, [], { jobs: -1 }), TypeError);
+  // jobs as the CLI's --jobs (1 to 1024) and 0 for every core: not thousands of threads, nor a
+  // bare EAGAIN, nor a value that wraps.
+  for (const jobs of [1025, 5000, 1e9, 2 ** 31, 2 ** 32 + 2, 2 ** 53, Infinity, NaN, 1.5, '2', 2n]) {
+    await assert.rejects(diffPolicies(OLD, NEW, [{}], { jobs }), (e) => e instanceof TypeError &&
+      e.message.startsWith('diffPolicies options: jobs must be an integer from 0 (every core) to 1024, as the CLI\'s --jobs, not ') &&
+      e.message.endsWith(typeof jobs === 'number' ? String(jobs) : `a ${typeof jobs}`), String(jobs));
+  }
+  const counts = (await diffPolicies(OLD, NEW, [{}, {}], { jobs: 1024 })).counts;
+  assert.equal(Object.values(counts).reduce((a, b) => a + b), 2, JSON.stringify(counts));
+  for (const examples of [-1, 2 ** 53, 0.5, '5']) await assert.rejects(diffPolicies(OLD, NEW, [], { examples }), /examples must be a non-negative integer, not /);
+  // A count of examples past 2^32 keeps every example (it does not wrap to 0).
+  const all = await diffPolicies(OLD, NEW, STREAM, { examples: 2 ** 40 });
+  assert.deepEqual(all.newly_rejected_by_code, (await diffPolicies(OLD, NEW, STREAM, { examples: 1e6 })).newly_rejected_by_code);
   await assert.rejects(diffPolicies(OLD, NEW, [], { runners: 'runners: 5' }), /runners have errors/);
 });
