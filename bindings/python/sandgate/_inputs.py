@@ -27,10 +27,18 @@ from . import _sandgate
 T = TypeVar("T")
 
 
+#: The document size limit (SPEC §1.2, 4 MiB), the one the engine and the CLI apply.
+MAX_DOCUMENT_BYTES: int = _sandgate.MAX_DOCUMENT_BYTES
+
+
 def read_file(path: str | os.PathLike[str]) -> tuple[bytes, str]:
+    """An input file's bytes and its name.
+
+    At most the size limit + 1 byte is read: enough for the loader to report SG_DOC_TOO_LARGE, as
+    the CLI does, without reading an endless file (/dev/zero, a FIFO) or a huge one into memory."""
     name = os.fspath(path)
     with open(name, "rb") as f:
-        return f.read(), name
+        return f.read(MAX_DOCUMENT_BYTES + 1), name
 
 
 _FILE_SUFFIXES = (".yaml", ".yml", ".json")

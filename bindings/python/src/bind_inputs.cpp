@@ -221,6 +221,9 @@ py::class_<Loaded<T>> bind_loaded(py::module_& m, const char* name) {
 }  // namespace
 
 void bind_inputs(py::module_& m) {
+  // The document size limit the engine applies (SPEC §1.2): sandgate._inputs reads at most this + 1
+  // byte of a file, as the CLI does.
+  m.attr("MAX_DOCUMENT_BYTES") = Limits{}.max_bytes;
   py::class_<InputDocument>(m, "InputDocument")
       .def_property_readonly("loaded", [](const InputDocument& d) { return d.doc.loaded; })
       .def_property_readonly("input", [](const InputDocument& d) { return d.doc.input; })
