@@ -81,6 +81,12 @@ if (!result.ok) {
     const cls: JsExceptionName | null = d.js_exception;
     const hint: string | null = d.hint;
     void [code, where, cls, hint];
+    // Every input a diagnostic can name, checkMany's 'requests' (a string item's record) too.
+    switch (d.input) {
+      case 'policy': case 'sandbox': case 'defaults': case 'overrides': case 'runners': case 'org': case null: break;
+      case 'requests': break;
+      default: { const never: never = d.input; void never; }
+    }
   }
 }
 const qos = result.qos_class === 'Burstable';
