@@ -31,14 +31,25 @@ T = TypeVar("T")
 MAX_DOCUMENT_BYTES: int = _sandgate.MAX_DOCUMENT_BYTES
 
 
+def display_name(path: str | bytes) -> str:
+    """A path as diagnostics and messages show it: its bytes that are not UTF-8 (``os.fsdecode``'s
+    surrogate escapes) written as ``\\xff``, so that the name is valid text."""
+    if isinstance(path, bytes):
+        return path.decode("utf-8", "backslashreplace")
+    try:
+        return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeError:  # a lone surrogate that is no escaped byte
+        return path.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def read_file(path: str | os.PathLike[str]) -> tuple[bytes, str]:
-    """An input file's bytes and its name.
+    """An input file's bytes and its name as diagnostics show it.
 
     At most the size limit + 1 byte is read: enough for the loader to report SG_DOC_TOO_LARGE, as
     the CLI does, without reading an endless file (/dev/zero, a FIFO) or a huge one into memory."""
     name = os.fspath(path)
     with open(name, "rb") as f:
-        return f.read(MAX_DOCUMENT_BYTES + 1), name
+        return f.read(MAX_DOCUMENT_BYTES + 1), display_name(name)
 
 
 _FILE_SUFFIXES = (".yaml", ".yml", ".json")

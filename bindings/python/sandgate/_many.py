@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 
+import errno
 import os
+import stat
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Union, cast
@@ -17,9 +19,9 @@ from ._types import Client, DiffClass, InputValue, Placement, RunnersValue, Stat
 #: What ``check_many`` and ``diff_policies`` take as ``records``: an iterable of records (each a
 #: sandbox as ``check`` takes it — a Mapping or an SDK-style dataclass — or ``{"id", "sandbox",
 #: "defaults", "overrides"}``, or one JSON Lines line as ``str``/``bytes``), or a request stream
-#: (SPEC §10.1): a path (``os.PathLike``; a ``str`` without line breaks that ends in ``.jsonl``,
-#: ``.ndjson``, ``.yaml``, ``.yml`` or ``.json``, names an existing file, or is ``-`` for standard
+#: (SPEC §10.1): a path (``os.PathLike``, or any ``str`` without line breaks; ``-`` is standard
 #: input), the stream's text (a ``str`` with line breaks, ``bytes``), or a binary/text file object.
+#: Files and file objects are read a chunk at a time, and Ctrl-C stops the reading.
 Records = Union[Iterable[Any], str, bytes, "os.PathLike[str]"]
 
 # Results handed to Python per call into the engine; the engine reads up to 8 batches of 64 records
@@ -27,7 +29,6 @@ Records = Union[Iterable[Any], str, bytes, "os.PathLike[str]"]
 # (about 2 KB each, with their requests) within a core's cache: 50,000 records on one thread took
 # 0.72 s in chunks of 4,096 and 0.50 s in chunks of 256 (bench/python/bench_check_many.py).
 _CHUNK = 256
-_STREAM_SUFFIXES = (".jsonl", ".ndjson")
 _NAME = "<records>"
 
 
@@ -46,37 +47,59 @@ def _record(value: object) -> tuple[object, dict[str, str]]:
     return _inputs._set_fields(value), ({"": name} if name else {})
 
 
+def _open_stream(path: str | bytes, function: str, hint: bool) -> int:
+    """A request stream's file, opened here so that a missing file or a directory raises at the call
+    (the binding then reads it a chunk at a time, with Ctrl-C honoured between reads)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError as e:
+        if hint:
+            e.strerror = (
+                f"{e.strerror} ({function}: a str without line breaks is read as a path to a request stream; "
+                "pass the stream's text as bytes, or records as a list)"
+            )
+        raise
+    try:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            raise IsADirectoryError(errno.EISDIR, f"Is a directory ({function} reads a request stream file)", path)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def _source(records: object, function: str) -> tuple[object, str, str]:
-    """(records, kind, name): kind is "path", "text" or "iter"."""
+    """(records, kind, name): kind is "fd" (a file opened here, which the binding takes over),
+    "stdin", "file" (a file object), "text" or "iter"; name labels the diagnostics."""
     if isinstance(records, os.PathLike):
         path = os.fspath(records)
-        if isinstance(path, bytes):
-            path = os.fsdecode(path)
-        return path, "path", path
+        return _open_stream(path, function, False), "fd", _inputs.display_name(path)
     if isinstance(records, str):
-        is_path = records == "-" or (
-            "\n" not in records and "\r" not in records and records.lower().endswith(_STREAM_SUFFIXES)
-        ) or _inputs.str_is_path(records)
-        if is_path:
-            if records != "-" and not os.path.exists(records):
-                raise FileNotFoundError(
-                    2, f"No such file or directory ({function}: a str without line breaks is read as a path to a "
-                    "request stream; pass the stream's text as bytes, or records as a list)", records)
-            return records, "path", records
+        if records == "-":
+            return records, "stdin", "-"
+        if records and "\n" not in records and "\r" not in records:  # a path, as python.md says
+            return _open_stream(records, function, True), "fd", _inputs.display_name(records)
         return records, "text", _NAME
     if isinstance(records, (bytes, bytearray, memoryview)):
         return bytes(records), "text", _NAME
     read = getattr(records, "read", None)
     if callable(read) and not isinstance(records, Mapping):
-        data = read()
+        # Read a chunk at a time by the binding: an endless file object (/dev/zero) stays in bounded
+        # memory and Ctrl-C stops it.
         name = getattr(records, "name", None)
-        return (data if isinstance(data, (str, bytes)) else bytes(data)), "text", name if isinstance(name, str) else _NAME
+        return records, "file", _inputs.display_name(name) if isinstance(name, (str, bytes)) else _NAME
     if isinstance(records, Mapping) or not isinstance(records, Iterable):
         raise TypeError(
             f"{function}: records must be an iterable of records (dicts, SDK-style values) or a request stream "
             f"(a path, its text as bytes, a file object), not {type(records).__name__}; for one request use check()"
         )
     return records, "iter", _NAME
+
+
+def _close_unused(source: object, kind: str) -> None:
+    """A file opened by _source whose call raised before the binding took it over."""
+    if kind == "fd":
+        os.close(cast(int, source))
 
 
 def _threads(threads: int | None) -> int:
@@ -107,19 +130,18 @@ def check_many(
     result holds one record-level diagnostic. Argument errors (``TypeError``, ``ValueError``, a
     missing file) are raised here, not on the first ``next()``.
     """
+    loaded_policy = None if policy is None else _inputs.policy(policy)
+    loaded_runners = None if runners is None else _inputs.runners(runners)
+    loaded_org = None if org is None else _inputs.org(org)
+    jobs = _threads(threads)
     source, kind, name = _source(records, "check_many")
-    many = _sandgate.check_many(
-        source,
-        _record,
-        kind,
-        name,
-        None if policy is None else _inputs.policy(policy),
-        None if runners is None else _inputs.runners(runners),
-        None if org is None else _inputs.org(org),
-        client,
-        placement or "",
-        _threads(threads),
-    )
+    try:
+        many = _sandgate.check_many(
+            source, _record, kind, name, loaded_policy, loaded_runners, loaded_org, client, placement or "", jobs
+        )
+    except BaseException:
+        _close_unused(source, kind)
+        raise
     return _results(many)
 
 
@@ -253,10 +275,7 @@ def diff_policies(
     `threads` threads with the GIL released; ``.records`` lists every record that is not unchanged.
     Runners or an org with errors raise ``ValueError`` (fix them first, as the CLI says).
     """
-    source: object = None
-    kind, name = "", ""
-    if records is not None:
-        source, kind, name = _source(records, "diff_policies")
+    loaded_old, loaded_new = _inputs.policy(old), _inputs.policy(new)
     loaded_runners = None if runners is None else _inputs.runners(runners)
     loaded_org = None if org is None else _inputs.org(org)
     # The same runners and org apply to both sides: ones with errors are refused, as the CLI refuses
@@ -265,18 +284,17 @@ def diff_policies(
         if loaded is not None and not loaded.ok:
             first = next((d for d in diagnostics_of(loaded.diagnostics) if d.is_error), None)
             raise ValueError(f"diff_policies: the {label} have errors; fix them first: {first}")
-    raw = _sandgate.diff_policies(
-        _inputs.policy(old),
-        _inputs.policy(new),
-        source,
-        _record,
-        kind,
-        name,
-        loaded_runners,
-        loaded_org,
-        client,
-        placement or "",
-        examples,
-        _threads(threads),
-    )
+    jobs = _threads(threads)
+    source: object = None
+    kind, name = "", ""
+    if records is not None:
+        source, kind, name = _source(records, "diff_policies")
+    try:
+        raw = _sandgate.diff_policies(
+            loaded_old, loaded_new, source, _record, kind, name, loaded_runners, loaded_org, client,
+            placement or "", examples, jobs,
+        )
+    except BaseException:
+        _close_unused(source, kind)
+        raise
     return PolicyDiff(raw)

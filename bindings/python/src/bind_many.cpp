@@ -3,12 +3,19 @@
 // or from a Python iterator; Python values are read on the calling thread with the GIL held (a few
 // at a time: written flat as node tapes, or converted), and everything else — building their trees,
 // parsing, checking, diffing — runs on the core's ordered pool with the GIL released.
+#include <fcntl.h>
+#include <poll.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <condition_variable>
 #include <deque>
 #include <exception>
+#include <mutex>
 #include <thread>
+#include <utility>
 
 #include "bind.h"
 #include "convert.h"
@@ -45,12 +52,253 @@ void mark_given_as(Node& record, const std::string& layer, const std::string& cl
   if (n && n->is_object()) n->given_as = given_as_from_name(class_name);
 }
 
+// The error Python has set, kept to be raised later (with the GIL held).
+std::exception_ptr fetch_python_error() {
+  try {
+    throw py::error_already_set();
+  } catch (...) {
+    return std::current_exception();
+  }
+}
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && std::string_view(s).substr(s.size() - suffix.size()) == suffix;
+}
+
+// A stream the binding reads itself (a file it opened, or a Python file object) and hands to the
+// core's reader through a pipe. The core's reader runs on a thread of its own: on a line that never
+// ends (/dev/zero) one call into it reads for ever, and on the calling thread nothing could
+// interrupt it. The calling thread reads the source a chunk at a time, with a timeout on a source
+// that has nothing to read (a FIFO), and checks for signals between reads with the GIL held: a
+// KeyboardInterrupt stops the feed, and closing the pipe ends the reader. Memory stays bounded: the
+// calling thread feeds only while no record is waiting, and the pipe holds at most its capacity.
+class FedStream {
+ public:
+  static constexpr std::size_t k_chunk = 1 << 18;
+
+  // Takes `fd` (a file opened by sandgate._many, >= 0), or reads `file` (an object with read()).
+  FedStream(int fd, py::object file, std::string name, std::string error_name)
+      : fd_(fd), file_(std::move(file)), name_(std::move(name)), error_name_(std::move(error_name)) {
+    int p[2];
+    if (::pipe(p) != 0) {
+      if (fd_ >= 0) ::close(fd_);
+      PyErr_SetFromErrno(PyExc_OSError);
+      throw py::error_already_set();
+    }
+    ::fcntl(p[0], F_SETFD, FD_CLOEXEC);
+    ::fcntl(p[1], F_SETFD, FD_CLOEXEC);
+#ifdef F_SETPIPE_SZ
+    ::fcntl(p[1], F_SETPIPE_SZ, static_cast<int>(k_chunk));  // fewer hand-overs; the default still works
+#endif
+    rfd_ = p[0];
+    wfd_ = p[1];
+    // The core's name rule for a stream (stream.h): a .yaml/.yml name is a YAML list; anything else is
+    // detected from its first bytes, as for a file (a JSON list, else JSON Lines).
+    format_ = ends_with(name_, ".yaml") || ends_with(name_, ".yml") ? StreamFormat::yaml_list : StreamFormat::auto_detect;
+    reader_thread_ = std::thread([this] { read_records(); });
+  }
+  FedStream(const FedStream&) = delete;
+  FedStream& operator=(const FedStream&) = delete;
+
+  // With the GIL held (the file object is released here).
+  ~FedStream() {
+    close_feed();
+    {
+      py::gil_scoped_release nogil;  // the reader drains the pipe to its end; it never needs the GIL
+      if (reader_thread_.joinable()) reader_thread_.join();
+    }
+    ::close(rfd_);
+    if (fd_ >= 0) ::close(fd_);
+    file_ = py::object();
+  }
+
+  // The next record; false at the end, or once feeding failed (error() says why). GIL released.
+  bool next(PendingRecord& out) {
+    for (;;) {
+      if (!ready_.empty()) {
+        out = std::move(ready_.front());
+        ready_.pop_front();
+        return true;
+      }
+      if (error_) return false;
+      {
+        std::unique_lock lock(mu_);
+        if (!queue_.empty()) {
+          ready_.swap(queue_);
+          continue;
+        }
+        if (reader_done_) return false;
+        if (fed_all_) {
+          cv_.wait(lock, [&] { return !queue_.empty() || reader_done_; });
+          continue;
+        }
+      }
+      if (!feed()) {
+        fed_all_ = true;
+        close_feed();
+      }
+    }
+  }
+
+  // Why the stream stopped early: the source's read raised or failed, or a signal handler raised.
+  std::exception_ptr take_error() { return std::exchange(error_, nullptr); }
+  bool failed() const { return error_ != nullptr; }
+  // An I/O error of the core's reader (on the pipe): not expected, reported as OSError.
+  std::string reader_error() {
+    std::lock_guard lock(mu_);
+    return reader_error_;
+  }
+
+ private:
+  // The reader thread: records from the pipe into the queue, then the rest of the pipe drained (so
+  // a write of the feed never blocks for good) until the feed closes it.
+  void read_records() {
+    std::string error;
+    try {
+      StreamOptions options;
+      options.format = format_;
+      std::string pipe_path = "/dev/fd/" + std::to_string(rfd_);
+      std::unique_ptr<RequestReader> reader = RequestReader::open(pipe_path, options, &error);
+      if (reader) {
+        PendingRecord p;
+        while (reader->next(p)) {
+          rename(p, pipe_path);
+          std::lock_guard lock(mu_);
+          queue_.push_back(std::move(p));
+          cv_.notify_one();
+          p = PendingRecord{};
+        }
+        error = reader->error();
+      }
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    {
+      std::lock_guard lock(mu_);
+      reader_error_ = error.empty() ? error : error_name_ + ": " + error;
+      reader_done_ = true;
+      cv_.notify_one();
+    }
+    char sink[4096];
+    for (;;) {
+      ssize_t n = ::read(rfd_, sink, sizeof sink);
+      if (n > 0 || (n < 0 && errno == EINTR)) continue;
+      break;
+    }
+  }
+
+  // Problems the core's reader found name the pipe it read: they name the stream instead.
+  void rename(PendingRecord& p, const std::string& pipe_path) const {
+    auto fix = [&](Diagnostic& d) {
+      if (d.source && d.source->file == pipe_path) d.source->file = name_;
+    };
+    if (p.problem) fix(*p.problem);
+    for (auto& d : p.tree_diagnostics) fix(d);
+  }
+
+  void close_feed() {
+    if (wfd_ >= 0) {
+      ::close(wfd_);
+      wfd_ = -1;
+    }
+  }
+
+  // With the GIL: false (and error_ set) when a signal handler raised (Ctrl-C: KeyboardInterrupt).
+  bool signals_ok() {
+    py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() == 0) return true;
+    error_ = fetch_python_error();
+    return false;
+  }
+
+  // One chunk of the source into the pipe; false at its end or on an error (error_ set).
+  bool feed() {
+    if (!signals_ok()) return false;
+    if (fd_ >= 0) {
+      buffer_.resize(k_chunk);
+      for (;;) {
+        struct pollfd p{fd_, POLLIN, 0};
+        int ready = ::poll(&p, 1, 100);  // a source with nothing to read: look at the signals every 0.1 s
+        if (ready == 0 || (ready < 0 && errno == EINTR)) {
+          if (!signals_ok()) return false;
+          continue;
+        }
+        ssize_t n = ::read(fd_, buffer_.data(), k_chunk);
+        if (n < 0 && errno == EINTR) {
+          if (!signals_ok()) return false;
+          continue;
+        }
+        if (n < 0) {
+          int e = errno;
+          py::gil_scoped_acquire gil;
+          errno = e;
+          PyErr_SetFromErrnoWithFilename(PyExc_OSError, error_name_.c_str());
+          error_ = fetch_python_error();
+          return false;
+        }
+        if (n == 0) return false;
+        buffer_.resize(static_cast<std::size_t>(n));
+        break;
+      }
+    } else {
+      py::gil_scoped_acquire gil;
+      try {
+        py::object data = file_.attr("read")(k_chunk);
+        if (PyUnicode_Check(data.ptr())) {
+          // A text file object: its text as UTF-8 (a lone surrogate stays, for the loader to report).
+          py::object b = py::reinterpret_steal<py::object>(PyUnicode_AsEncodedString(data.ptr(), "utf-8", "surrogatepass"));
+          if (!b) throw py::error_already_set();
+          buffer_ = std::string(py::bytes(b));
+        } else if (data.is_none()) {
+          buffer_.clear();  // a non-blocking file with nothing to read yet: read again
+          return true;
+        } else {
+          buffer_ = std::string(py::bytes(py::reinterpret_steal<py::object>(PyBytes_FromObject(data.ptr()))));
+        }
+      } catch (py::error_already_set&) {
+        error_ = std::current_exception();
+        return false;
+      }
+      if (buffer_.empty()) return false;
+    }
+    const char* at = buffer_.data();
+    std::size_t left = buffer_.size();
+    while (left > 0) {
+      ssize_t w = ::write(wfd_, at, left);
+      if (w < 0) {
+        if (errno == EINTR) continue;
+        return false;  // the reader drains the pipe until it is closed: not expected
+      }
+      at += w;
+      left -= static_cast<std::size_t>(w);
+    }
+    return true;
+  }
+
+  int fd_ = -1;
+  py::object file_;
+  std::string name_, error_name_;
+  int rfd_ = -1, wfd_ = -1;
+  StreamFormat format_ = StreamFormat::auto_detect;
+  std::string buffer_;
+  std::exception_ptr error_;
+  bool fed_all_ = false;
+  std::deque<PendingRecord> ready_;  // taken from the queue, for the calling thread only
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<PendingRecord> queue_;
+  bool reader_done_ = false;
+  std::string reader_error_;
+  std::thread reader_thread_;
+};
+
 // Where the records come from. next() is called with the GIL released.
 class RecordSource {
  public:
   RecordSource(std::unique_ptr<RequestReader> reader) : reader_(std::move(reader)), name_(reader_->name()) {
     limits_ = reader_->limits();
   }
+  RecordSource(std::unique_ptr<FedStream> fed, std::string name) : fed_(std::move(fed)), name_(std::move(name)) {}
   RecordSource(py::object iterator, py::object prepare, std::string name)
       : iterator_(std::move(iterator)), prepare_(std::move(prepare)), name_(std::move(name)) {}
 
@@ -58,6 +306,7 @@ class RecordSource {
   RecordSource& operator=(const RecordSource&) = delete;
   ~RecordSource() {
     py::gil_scoped_acquire gil;
+    fed_.reset();
     iterator_ = py::object();
     prepare_ = py::object();
     buffer_.clear();
@@ -65,6 +314,11 @@ class RecordSource {
   }
 
   bool next(PendingRecord& out) {
+    if (fed_) {
+      if (fed_->next(out)) return true;
+      ended_ = true;
+      return false;
+    }
     if (reader_) {
       if (reader_->next(out)) return true;
       ended_ = true;
@@ -81,8 +335,20 @@ class RecordSource {
   const std::string& name() const { return name_; }
   const Limits& limits() const { return limits_; }
 
+  // The feed of a stream stopped on an error (a signal handler raised, the file could not be read):
+  // raised at once, without the records read before it.
+  bool failed() const { return fed_ && fed_->failed(); }
+
   // After a call with the GIL held: raises what stopped the stream (the iterator raised, I/O failed).
   void raise_error() {
+    if (fed_) {
+      if (std::exception_ptr e = fed_->take_error()) std::rethrow_exception(e);
+      std::string message = fed_->reader_error();
+      if (!message.empty()) {
+        PyErr_SetString(PyExc_OSError, message.c_str());
+        throw py::error_already_set();
+      }
+    }
     if (error_) {
       std::exception_ptr e = error_;
       error_ = nullptr;
@@ -145,6 +411,7 @@ class RecordSource {
   }
 
   std::unique_ptr<RequestReader> reader_;
+  std::unique_ptr<FedStream> fed_;
   py::object iterator_, prepare_;
   std::string name_;
   Limits limits_;
@@ -154,10 +421,18 @@ class RecordSource {
   std::exception_ptr error_;
 };
 
+// `kind` says what `records` is: "fd" a file sandgate._many opened (taken over here), "file" a file
+// object, "stdin" standard input (read by the core, which detects a YAML list there), "text" the
+// stream's text, "iter" an iterable of records.
 std::unique_ptr<RecordSource> open_source(py::object records, py::object prepare, const std::string& kind,
                                           const std::string& name) {
-  if (kind == "path") {
-    std::string path = records.cast<std::string>(), error;
+  if (kind == "fd" || kind == "file") {
+    int fd = kind == "fd" ? records.cast<int>() : -1;
+    py::object file = kind == "file" ? records : py::object();
+    return std::make_unique<RecordSource>(std::make_unique<FedStream>(fd, std::move(file), name, name), name);
+  }
+  if (kind == "stdin") {
+    std::string path = "-", error;
     std::unique_ptr<RequestReader> reader;
     {
       py::gil_scoped_release nogil;
@@ -237,9 +512,9 @@ class ManyCheck {
         out.emplace_back(std::make_unique<Result>(Result::from_diagnostics(load_errors_)), graveyard_, 0);
       }
     }
-    if (out.empty()) {
+    if (out.empty() || source_->failed()) {
       py::gil_scoped_acquire gil;
-      source_->raise_error();  // what ended the stream, once its records are out
+      source_->raise_error();  // what ended the stream, once its records are out (a failed feed: now)
     }
     return out;
   }

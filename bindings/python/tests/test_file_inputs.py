@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -60,3 +61,32 @@ def test_a_file_past_the_limit_is_too_large_and_one_at_it_is_read(tmp_path: Path
     past = tmp_path / "past.yaml"
     past.write_bytes(b"{}" + b" " * (limit - 1))
     assert [d.code for d in sandgate.Policy(past).errors] == ["SG_DOC_TOO_LARGE"]
+
+
+BAD_NAME = os.fsdecode(b"bad\xff.yaml")
+
+
+@pytest.fixture
+def bad_name_file(tmp_path: Path) -> Path:
+    path = tmp_path / BAD_NAME
+    try:
+        path.write_text('resources: {cpu: "1", memory: 1Gi}\n')
+    except (OSError, UnicodeError):
+        pytest.skip("the file system takes no names that are not UTF-8")
+    return path
+
+
+def test_a_path_that_is_not_utf8_is_read_and_named_with_escapes(bad_name_file: Path) -> None:
+    shown = str(bad_name_file.parent) + "/bad\\xff.yaml"
+    r = sandgate.check(bad_name_file, policy={"constraints": {"resources": {"max_cpu": "0.5"}}})
+    assert [d.code for d in r.errors] == ["SG_RESOURCE_ABOVE_MAX"]
+    assert r.errors[0].source is not None and r.errors[0].source.file == shown
+    p = sandgate.Policy.load(bad_name_file)
+    assert p.file == shown
+    assert sandgate.Policy(str(bad_name_file)).file == shown  # a str path with os.fsdecode's escapes
+    stream = bad_name_file.with_name(os.fsdecode(b"requests\xfe.yaml"))
+    stream.write_text('- {resources: {cpu: "1", memory: 1Gi}}\n- [not, a, record]\n')
+    results = list(sandgate.check_many(stream))
+    assert [r.ok for r in results] == [True, False]
+    source = results[1].errors[0].source
+    assert source is not None and source.file == str(stream.parent) + "/requests\\xfe.yaml"

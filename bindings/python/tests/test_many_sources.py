@@ -1,0 +1,107 @@
+"""check_many's request streams the binding reads itself: Ctrl-C, bounded memory, the str rule."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+import sandgate
+
+needs_posix_signals = pytest.mark.skipif(
+    not Path("/dev/zero").exists() or sys.platform == "win32", reason="needs /dev/zero and POSIX signals"
+)
+
+
+def interrupted(records_expr: str, tmp_path: Path) -> str:
+    """Runs check_many over `records_expr` in a child (address space capped, so a stream read whole
+    fails at once), sends SIGINT once it iterates, and returns what it printed."""
+    code = textwrap.dedent(
+        f"""
+        import os, pathlib, resource, sys, sandgate
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+        print("start", flush=True)
+        try:
+            for r in sandgate.check_many({records_expr}, threads=2):
+                pass
+            print("ended")
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt")
+        """
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline() == "start\n"
+        time.sleep(1.0)  # well inside check_many by now
+        child.send_signal(signal.SIGINT)
+        out, _ = child.communicate(timeout=20)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+    return out
+
+
+@needs_posix_signals
+@pytest.mark.parametrize(
+    "records", ["pathlib.Path('/dev/zero')", "open('/dev/zero', 'rb')", "'/dev/zero'", "open('fifo', 'rb')"]
+)
+def test_ctrl_c_stops_a_stream_whose_line_never_ends(records: str, tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    writer = None
+    if "fifo" in records:
+        # A writer that says nothing: the stream waits for ever, as on a stalled mount.
+        writer = subprocess.Popen(["sh", "-c", "exec sleep 60 > fifo"], cwd=tmp_path)
+    try:
+        out = interrupted(records, tmp_path)
+    finally:
+        if writer is not None:
+            writer.kill()
+            writer.wait()
+    assert out.strip().splitlines()[-1] == "KeyboardInterrupt", out
+
+
+def test_a_file_object_is_read_a_chunk_at_a_time(tmp_path: Path) -> None:
+    class Chunks:
+        name = "requests.jsonl"
+
+        def __init__(self) -> None:
+            self.sizes: list[int] = []
+            self.left = b'{"resources": {"cpu": "1", "memory": "1Gi"}}\n' * 50_000
+
+        def read(self, n: int = -1) -> bytes:
+            self.sizes.append(n)
+            out, self.left = (self.left, b"") if n < 0 else (self.left[:n], self.left[n:])
+            return out
+
+    f = Chunks()
+    assert sum(r.ok for r in sandgate.check_many(f)) == 50_000
+    assert len(f.sizes) > 2 and all(0 < n <= 1 << 20 for n in f.sizes)
+
+
+def test_a_str_without_line_breaks_is_a_path(tmp_path: Path) -> None:
+    # python.md: a str without line breaks is a path, with or without an extension.
+    missing = str(tmp_path / "nonexistent")
+    with pytest.raises(FileNotFoundError, match="read as a path to a request stream") as e:
+        sandgate.check_many(missing)
+    assert e.value.filename == missing
+    with pytest.raises(IsADirectoryError):
+        sandgate.check_many(str(tmp_path))
+    with pytest.raises(IsADirectoryError):
+        sandgate.check_many(tmp_path)
+    with pytest.raises(FileNotFoundError):
+        sandgate.diff_policies({}, {}, records=missing)
+    plain = tmp_path / "requests"
+    plain.write_text('{"resources": {"cpu": "1", "memory": "1Gi"}}\n[]\n')
+    assert [r.ok for r in sandgate.check_many(str(plain))] == [True, False]
+    assert [r.ok for r in sandgate.check_many('{"resources": {"cpu": "1"}}\n')] == [True]  # a line break: text
