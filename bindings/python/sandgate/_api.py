@@ -18,7 +18,7 @@ def check(
     overrides: InputValue = None,
     runners: Runners | RunnersValue = None,
     org: Org | InputValue = None,
-    client: Client = "python",
+    client: Client | None = "python",
     placement: Placement | None = None,
 ) -> Result:
     """What the server would do with `sandbox` (Sandbox.run() keyword arguments) under `policy`.
@@ -46,10 +46,11 @@ def _check_general(
     overrides: object,
     runners: object,
     org: object,
-    client: str,
-    placement: str | None,
+    client: object,
+    placement: object,
 ) -> _sandgate.CheckResult:
     """check() for every kind of input: each loaded by sandgate._inputs, then one native check."""
+    client, placement = _inputs.options("check", client, placement)
     return _sandgate.check(
         _inputs.layer(sandbox, "sandbox"),
         None if defaults is None else _inputs.layer(defaults, "defaults"),
@@ -58,7 +59,7 @@ def _check_general(
         None if runners is None else _inputs.runners(runners),
         None if org is None else _inputs.org(org),
         client,
-        placement or "",
+        placement,
     )
 
 
@@ -68,12 +69,12 @@ def validate_policy(doc: Policy | InputValue) -> Result:
     return Result(fast if fast is not None else _inputs.policy(doc).result())
 
 
-def normalize_resources(value: Mapping[str, Any] | DataclassInstance | None, client: Client = "python") -> Result:
+def normalize_resources(value: Mapping[str, Any] | DataclassInstance | None, client: Client | None = "python") -> Result:
     """The SDK's resource normalisation on its own (SPEC §5.2): ``resolved`` is {requests, limits, gpu}.
 
     `value` is a ``resources`` dict or the SDK's ``ResourceOptions``.
     """
-    return Result(_sandgate.normalize_resources(value, client))
+    return Result(_sandgate.normalize_resources(value, _inputs.options("normalize_resources", client, None)[0]))
 
 
 class ExceptionClasses(NamedTuple):

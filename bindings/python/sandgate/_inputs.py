@@ -125,6 +125,27 @@ def load(
     return from_value(value, "")
 
 
+def options(function: str, client: object, placement: object) -> tuple[str, str]:
+    """check()'s `client` and `placement` arguments as the engine takes them: None is "not given"
+    (client "python", the request's own placement); anything else that is not one of the accepted
+    strings raises, naming the argument and what it accepts."""
+    if client is None:
+        client = "python"
+    elif not isinstance(client, str):
+        raise TypeError(f'{function}(): client must be "python", "typescript" or None ("python"), not {type(client).__name__}')
+    if placement is None:
+        placement = ""
+    elif not isinstance(placement, str):
+        raise TypeError(
+            f'{function}(): placement must be "serverless", "cks" or None (the request\'s own), not {type(placement).__name__}'
+        )
+    if client not in ("python", "typescript"):
+        raise ValueError(f'client must be "python" or "typescript", not "{client}"')
+    if placement not in ("", "serverless", "cks"):
+        raise ValueError(f'placement must be "serverless", "cks" or None, not "{placement}"')
+    return client, placement
+
+
 def _field_is_default(field: dataclasses.Field[Any], value: object) -> bool:
     try:
         if field.default is not dataclasses.MISSING:

@@ -102,13 +102,22 @@ def _close_unused(source: object, kind: str) -> None:
         os.close(cast(int, source))
 
 
-def _threads(threads: int | None) -> int:
+#: The most threads check_many and diff_policies start: the CLI's --jobs range is 1-1024 too.
+MAX_THREADS = 1024
+
+
+def _threads(threads: int | None, function: str) -> int:
     if threads is None:
         return 0
     if isinstance(threads, bool) or not isinstance(threads, int):
-        raise TypeError(f"threads must be a positive int or None (every core), not {type(threads).__name__}")
-    if threads < 1:
-        raise ValueError(f"threads must be at least 1, not {threads}")
+        raise TypeError(
+            f"{function}(): threads must be a positive int or None (every core), not {type(threads).__name__}"
+        )
+    if not 1 <= threads <= MAX_THREADS:
+        raise ValueError(
+            f"{function}(): threads must be from 1 to {MAX_THREADS} (as the CLI's --jobs), or None for every core; "
+            f"not {threads}"
+        )
     return threads
 
 
@@ -117,7 +126,7 @@ def check_many(
     policy: Policy | InputValue = None,
     runners: Runners | RunnersValue = None,
     org: Org | InputValue = None,
-    client: Client = "python",
+    client: Client | None = "python",
     placement: Placement | None = None,
     threads: int | None = None,
 ) -> Iterator[Result]:
@@ -133,11 +142,12 @@ def check_many(
     loaded_policy = None if policy is None else _inputs.policy(policy)
     loaded_runners = None if runners is None else _inputs.runners(runners)
     loaded_org = None if org is None else _inputs.org(org)
-    jobs = _threads(threads)
+    client_name, placement_name = _inputs.options("check_many", client, placement)
+    jobs = _threads(threads, "check_many")
     source, kind, name = _source(records, "check_many")
     try:
         many = _sandgate.check_many(
-            source, _record, kind, name, loaded_policy, loaded_runners, loaded_org, client, placement or "", jobs
+            source, _record, kind, name, loaded_policy, loaded_runners, loaded_org, client_name, placement_name, jobs
         )
     except BaseException:
         _close_unused(source, kind)
@@ -264,7 +274,7 @@ def diff_policies(
     records: Records | None = None,
     runners: Runners | RunnersValue = None,
     org: Org | InputValue = None,
-    client: Client = "python",
+    client: Client | None = "python",
     placement: Placement | None = None,
     examples: int = 5,
     threads: int | None = None,
@@ -284,15 +294,20 @@ def diff_policies(
         if loaded is not None and not loaded.ok:
             first = next((d for d in diagnostics_of(loaded.diagnostics) if d.is_error), None)
             raise ValueError(f"diff_policies: the {label} have errors; fix them first: {first}")
-    jobs = _threads(threads)
+    client_name, placement_name = _inputs.options("diff_policies", client, placement)
+    if isinstance(examples, bool) or not isinstance(examples, int):
+        raise TypeError(f"diff_policies(): examples must be an int of 0 or more, not {type(examples).__name__}")
+    if examples < 0:
+        raise ValueError(f"diff_policies(): examples must be 0 or more (how many records each class lists), not {examples}")
+    jobs = _threads(threads, "diff_policies")
     source: object = None
     kind, name = "", ""
     if records is not None:
         source, kind, name = _source(records, "diff_policies")
     try:
         raw = _sandgate.diff_policies(
-            loaded_old, loaded_new, source, _record, kind, name, loaded_runners, loaded_org, client,
-            placement or "", examples, jobs,
+            loaded_old, loaded_new, source, _record, kind, name, loaded_runners, loaded_org, client_name,
+            placement_name, examples, jobs,
         )
     except BaseException:
         _close_unused(source, kind)

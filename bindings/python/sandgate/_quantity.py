@@ -17,9 +17,13 @@ class Quantity:
 
     __slots__ = ("_raw", "text")
 
-    def __init__(self, text: str, grammar: Grammar = "sdk") -> None:
+    def __init__(self, text: str, grammar: Grammar | None = "sdk") -> None:
         if not isinstance(text, str):
             raise TypeError(f"a quantity must be a str, not {type(text).__name__}")
+        if grammar is None:  # not given
+            grammar = "sdk"
+        elif not isinstance(grammar, str):
+            raise TypeError(f'grammar must be "sdk", "kubernetes" or None ("sdk"), not {type(grammar).__name__}')
         self._raw = _sandgate.parse_quantity(text, grammar)  # ValueError with the engine's message
         self.text = text
 
@@ -66,6 +70,6 @@ class Quantity:
         return self.text
 
 
-def parse_quantity(text: str, grammar: Grammar = "sdk") -> Quantity:
+def parse_quantity(text: str, grammar: Grammar | None = "sdk") -> Quantity:
     """Parses `text` with the SDK's grammar (or ``"kubernetes"``, the policy grammar)."""
     return Quantity(text, grammar)

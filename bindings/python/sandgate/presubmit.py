@@ -24,7 +24,7 @@ import threading
 import warnings
 from collections.abc import Callable, Mapping
 from types import TracebackType
-from typing import Any
+from typing import Any, cast
 
 from . import _inputs, _sandgate
 from ._policy import Org, Policy, Runners
@@ -138,7 +138,7 @@ def install(
     *,
     runners: Runners | RunnersValue = None,
     org: Org | InputValue = None,
-    client: Client = "python",
+    client: Client | None = "python",
     placement: Placement | None = None,
     warn: bool = True,
 ) -> PresubmitHook:
@@ -149,6 +149,7 @@ def install(
     """
     from cwsandbox import Sandbox  # the user asked for the hook: importing the SDK is expected now
 
+    client_name, placement_name = _inputs.options("install", client, placement)  # refused now, not per sandbox
     loaded_policy = None if policy is None else _inputs.policy(policy)
     loaded_runners = None if runners is None else _inputs.runners(runners)
     loaded_org = None if org is None else _inputs.org(org)
@@ -157,7 +158,9 @@ def install(
             error = error_from_diagnostics(Result(loaded.result()).diagnostics)
             if error is not None:
                 raise error
-    hook = PresubmitHook(loaded_policy, loaded_runners, loaded_org, client, placement, warn)
+    hook = PresubmitHook(
+        loaded_policy, loaded_runners, loaded_org, cast(Client, client_name), cast("Placement | None", placement_name or None), warn
+    )
     global _original_init, _sandbox_class
     with _lock:
         if _original_init is None:
