@@ -14,6 +14,7 @@
 #include <deque>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <utility>
 
@@ -292,6 +293,31 @@ class FedStream {
   std::thread reader_thread_;
 };
 
+// The converter's error about a value that stands where the record, or one of its layers, must be an
+// object, and could not be read at all (object(), a Path, a Decimal, a sandgate.Policy): the
+// record's one problem is what check() reports for that value (SG_VALUE_UNSUPPORTED naming its
+// type, SG_VALUE_READ_FAILED, …), not the core's "must be an object, not null" about the null the
+// converter left in its place.
+std::optional<Diagnostic> unreadable_object(const Converted& c) {
+  const bool has_layers = c.root.is_object() && c.root.find("sandbox");
+  for (const Diagnostic& d : c.diagnostics) {
+    if (d.severity != Severity::error) continue;
+    // Only where the value itself was left out (a null in its place), not a key of it that was.
+    const Node* at = nullptr;
+    if (d.path.empty()) {
+      at = &c.root;
+    } else if (has_layers && (d.path == "/sandbox" || d.path == "/defaults" || d.path == "/overrides")) {
+      at = c.root.find(d.path.substr(1));
+    }
+    if (at && at->is_null()) {
+      Diagnostic out = d;
+      out.input = std::string(k_requests_input);
+      return out;
+    }
+  }
+  return std::nullopt;
+}
+
 // Where the records come from. next() is called with the GIL released.
 class RecordSource {
  public:
@@ -398,8 +424,13 @@ class RecordSource {
           if (!flat) {
             Converted c = to_node(value, std::string(k_requests_input), "", limits_);
             for (auto [layer, name] : given) mark_given_as(c.root, layer.cast<std::string>(), name.cast<std::string>());
-            p.tree = std::move(c.root);
-            p.tree_diagnostics = std::move(c.diagnostics);
+            if (std::optional<Diagnostic> problem = unreadable_object(c)) {
+              problem->source = SourceLocation{name_, p.line, 1};
+              p.problem = std::move(problem);
+            } else {
+              p.tree = std::move(c.root);
+              p.tree_diagnostics = std::move(c.diagnostics);
+            }
           }
         }
         buffer_.push_back(std::move(p));

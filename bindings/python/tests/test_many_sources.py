@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
+import decimal
 import os
 import signal
 import subprocess
@@ -105,3 +108,29 @@ def test_a_str_without_line_breaks_is_a_path(tmp_path: Path) -> None:
     plain.write_text('{"resources": {"cpu": "1", "memory": "1Gi"}}\n[]\n')
     assert [r.ok for r in sandgate.check_many(str(plain))] == [True, False]
     assert [r.ok for r in sandgate.check_many('{"resources": {"cpu": "1"}}\n')] == [True]  # a line break: text
+
+
+class Opaque:
+    """A value the converter cannot read."""
+
+
+@pytest.mark.parametrize(
+    "value",
+    [Opaque(), Path("requests.yaml"), decimal.Decimal("1"), {1, 2}, datetime.date(2026, 1, 1), sandgate.Policy({})],
+    ids=lambda v: type(v).__name__,
+)
+def test_a_record_the_converter_cannot_read_is_reported_as_check_reports_it(value: object) -> None:
+    # python.md: check and check_many give the same verdict and diagnostics for such a value; the
+    # record-level diagnostic said "must be an object …, not null" about the null left in its place.
+    # check() reads a Path as a file and refuses a Policy as a layer: their converter's message instead
+    converted = not isinstance(value, (Path, sandgate.Policy))
+    want = sandgate.check({"resources": {}}, overrides=value if converted else object()).errors[0]
+    assert want.code == "SG_VALUE_UNSUPPORTED"
+    if not converted:
+        want = dataclasses.replace(want, message=f"a value of type {type(value).__name__} ({value!r}) cannot be checked")
+    for record, path in [(value, ""), ({"id": "a", "sandbox": value}, "/sandbox"),
+                         ({"sandbox": {}, "defaults": value}, "/defaults")]:
+        (r,) = sandgate.check_many([record], threads=1)
+        assert [(d.code, d.message, d.path) for d in r.errors] == [(want.code, want.message, path)]
+        assert r.errors[0].input == "requests"
+        assert r.errors[0].source is not None and r.errors[0].source.line == 1
