@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "inputs.h"
+#include "js_to_node.h"
 #include "node_to_js.h"
 #include "result_head.h"
 #include "result_json.h"
@@ -44,6 +45,7 @@ struct Job {
   // line is (SPEC §10.1: a sandbox, or {id, sandbox, defaults, overrides} whose own layers replace
   // the shared ones), as Python's check_many and diffPolicies read theirs.
   std::optional<sandgate::PendingRecord> record;
+  char16_t lone = 0;  // the record's first unpaired surrogate (js_text), or 0
   bool head_only = false;  // index.js can check the item again: the result's head is enough
 };
 
@@ -80,7 +82,9 @@ bool job_layers(Job& j, sandgate::Request::OwnedLayers& layers, sandgate::Result
   }
   sandgate::RequestRecord r = sandgate::prepare_record(std::move(*j.record), k_records_name);
   if (!r.readable()) {
-    unreadable = sandgate::Result::from_diagnostics({std::move(*r.problem)});
+    sandgate::Diagnostics problem{std::move(*r.problem)};
+    name_lone_surrogate(problem, j.lone);
+    unreadable = sandgate::Result::from_diagnostics(std::move(problem));
     return false;
   }
   layers = {.defaults = r.defaults ? std::move(r.defaults) : std::move(j.defaults),
@@ -174,7 +178,7 @@ Job job_of(Napi::Env env, Napi::Value value) {
     sandgate::PendingRecord& p = j.record.emplace();
     p.index = static_cast<std::size_t>(record.As<Napi::Number>().Int64Value());
     p.line = static_cast<int>(p.index);
-    p.text = sandbox.As<Napi::String>().Utf8Value();
+    if (!js_text(env, sandbox, p.text, nullptr, &j.lone)) throw Napi::Error::New(env, "checkMany: cannot read a string item");
     p.bytes = p.text.size();
   } else if (sandbox.IsUndefined() || sandbox.IsNull()) {
     j.sandbox = load_layer(env, sandbox, "sandbox");  // as check() answers an absent sandbox

@@ -32,6 +32,10 @@ class DiffWorker : public Napi::AsyncWorker {
   bool has_records = false;
   std::unique_ptr<sandgate::RequestReader> reader;  // records given as stream text
   std::deque<sandgate::PendingRecord> items;        // or as an array, converted on the main thread
+  // A string's unpaired surrogate (js_text): for the stream text, whether it had one; for the
+  // array, each string item's first one by its 1-based position.
+  bool stream_lone = false;
+  std::vector<std::pair<std::size_t, char16_t>> lone_items;
 
  protected:
   void Execute() override {
@@ -50,6 +54,13 @@ class DiffWorker : public Napi::AsyncWorker {
               return true;
             },
             k_records_name, sandgate::Limits{}, options);
+      }
+    }
+    if (stream_lone || !lone_items.empty()) {
+      for (auto& r : d.records) {
+        char16_t lone = stream_lone ? k_some_surrogate : 0;
+        for (const auto& [index, unit] : lone_items) lone = index == r.index ? unit : lone;
+        name_lone_surrogate(r.errors, lone);
       }
     }
     json_ = sandgate::diff_to_json(d);
@@ -114,7 +125,10 @@ Napi::Value diff_policies(const Napi::CallbackInfo& info) {
           p.index = i + 1;
           p.line = static_cast<int>(i + 1);
           if (item.IsString()) {
-            p.text = item.As<Napi::String>().Utf8Value();
+            // js_text: an unpaired surrogate is SG_INVALID_UTF8 at its column, not U+FFFD.
+            char16_t lone = 0;
+            if (!js_text(env, item, p.text, nullptr, &lone)) throw Napi::Error::New(env, "diffPolicies: cannot read a string record");
+            if (lone) worker->lone_items.emplace_back(p.index, lone);
             p.bytes = p.text.size();
           } else {
             Converted c = js_to_node(env, item, std::string(sandgate::k_requests_input));
@@ -123,7 +137,8 @@ Napi::Value diff_policies(const Napi::CallbackInfo& info) {
           }
           worker->items.push_back(std::move(p));
         }
-      } else if (js_text(env, records, text)) {
+      } else if (char16_t lone = 0; js_text(env, records, text, nullptr, &lone)) {
+        worker->stream_lone = lone != 0;
         worker->reader = sandgate::RequestReader::from_text(std::move(text), k_records_name);
       } else {
         throw Napi::TypeError::New(env, "diffPolicies: records must be an array of records or request stream text");

@@ -43,11 +43,13 @@ Compiled<T> load_input(Napi::Env env, Napi::Value v, Napi::Value json, const cha
   }
   std::string text;
   std::string path = file;
-  if (!as_tree && js_text(env, v, text, &path)) {
+  char16_t lone = 0;
+  if (!as_tree && js_text(env, v, text, &path, &lone)) {
     if (path.empty()) path = text_label(input);
     auto load = parse(text, format, path);
     out.value = get(load);
     out.diagnostics = std::move(load.diagnostics);
+    name_lone_surrogate(out.diagnostics, lone);
     return out;
   }
   Converted c = js_to_node(env, v, input);
@@ -142,8 +144,11 @@ sandgate::Document load_layer(Napi::Env env, Napi::Value v, const char* input, N
   }
   std::string text;
   std::string file;
-  if (js_text(env, v, text, &file)) {
-    return sandgate::load_document(text, Format::auto_detect, file.empty() ? text_label(input) : file, input);
+  char16_t lone = 0;
+  if (js_text(env, v, text, &file, &lone)) {
+    sandgate::Document d = sandgate::load_document(text, Format::auto_detect, file.empty() ? text_label(input) : file, input);
+    name_lone_surrogate(d.diagnostics, lone);
+    return d;
   }
   Converted c = js_to_node(env, v, input);
   sandgate::Document d = sandgate::document_from_node(std::move(c.root), input);

@@ -561,12 +561,74 @@ napi_value make_file_text(napi_env env, napi_value bytes, napi_value file) {
   return o;
 }
 
-bool js_text(napi_env env, napi_value value, std::string& out, std::string* file) {
+namespace {
+
+// A JS string given as text: its UTF-8, except that an unpaired surrogate is written as the three
+// bytes its code point would take (0xED 0xA0…0xBF …), which are not UTF-8. V8 writes U+FFFD for it,
+// so text with a lone surrogate was read as if it held U+FFFD, where the same string as a value is
+// SG_INVALID_UTF8; now the core's loader reports SG_INVALID_UTF8 at its line and column, as for a
+// file's bad bytes. The UTF-16 is looked at only when U+FFFD appears in the UTF-8 (one scan of
+// bytes already in the cache). `lone`: the first unpaired surrogate, or 0.
+std::string text_utf8(napi_env env, napi_value v, char16_t& lone) {
+  lone = 0;
+  std::string out = utf8(env, v);
+  if (out.find("\xEF\xBF\xBD") == std::string::npos) return out;
+  std::size_t len = 0;
+  ok(env, napi_get_value_string_utf16(env, v, nullptr, 0, &len));
+  std::u16string s(len + 1, u'\0');
+  ok(env, napi_get_value_string_utf16(env, v, s.data(), s.size(), &len));
+  s.resize(len);
+  std::string bytes;
+  bytes.reserve(out.size());
+  for (std::size_t i = 0; i < len; ++i) {
+    char32_t c = s[i];
+    if (c >= 0xD800 && c <= 0xDFFF) {
+      if (c <= 0xDBFF && i + 1 < len && s[i + 1] >= 0xDC00 && s[i + 1] <= 0xDFFF) {
+        c = 0x10000 + ((c - 0xD800) << 10) + (s[++i] - 0xDC00);
+      } else if (lone == 0) {
+        lone = static_cast<char16_t>(c);
+      }
+    }
+    if (c < 0x80) {
+      bytes += static_cast<char>(c);
+    } else if (c < 0x800) {
+      bytes += static_cast<char>(0xC0 | (c >> 6));
+      bytes += static_cast<char>(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+      bytes += static_cast<char>(0xE0 | (c >> 12));
+      bytes += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      bytes += static_cast<char>(0x80 | (c & 0x3F));
+    } else {
+      bytes += static_cast<char>(0xF0 | (c >> 18));
+      bytes += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+      bytes += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      bytes += static_cast<char>(0x80 | (c & 0x3F));
+    }
+  }
+  return lone ? bytes : out;
+}
+
+}  // namespace
+
+void name_lone_surrogate(sandgate::Diagnostics& diagnostics, char16_t lone) {
+  if (lone == 0) return;
+  for (auto& d : diagnostics) {
+    if (d.code != Code::INVALID_UTF8 || d.path != "") continue;
+    char unit[12] = "";
+    if (lone != k_some_surrogate) std::snprintf(unit, sizeof unit, " (U+%04X)", static_cast<unsigned>(lone));
+    d.message = std::string("the text holds an unpaired UTF-16 surrogate") + unit + ", which is not Unicode text";
+    d.hint = "the server receives U+FFFD in its place; fix the string";
+  }
+}
+
+bool js_text(napi_env env, napi_value value, std::string& out, std::string* file, char16_t* lone) {
   try {
     napi_valuetype t = napi_undefined;
     ok(env, napi_typeof(env, value, &t));
     if (t == napi_string) {
-      out = utf8(env, value);
+      char16_t first = 0;
+      out = text_utf8(env, value, first);
+      if (lone) *lone = first;
       return true;
     }
     if (t != napi_object) return false;

@@ -25,7 +25,16 @@ Converted js_to_node(napi_env env, napi_value value, const std::string& input, c
 // The UTF-8 bytes of a JS string, or of a Buffer / typed array / ArrayBuffer, or of a file's
 // contents as index.js passes them (a `fileText` object); false for other values. `file`, when
 // given, receives the file's name for a `fileText` object and is left alone otherwise.
-bool js_text(napi_env env, napi_value value, std::string& out, std::string* file = nullptr);
+// A string's unpaired UTF-16 surrogate is written as bytes that are not UTF-8 (so the core reports
+// SG_INVALID_UTF8 at its line and column, as a value's is), and the first one goes to `lone`
+// (0: none) for name_lone_surrogate.
+bool js_text(napi_env env, napi_value value, std::string& out, std::string* file = nullptr, char16_t* lone = nullptr);
+
+// Rewords the core's SG_INVALID_UTF8 about the bytes js_text wrote for `lone` (0: none, nothing to
+// do): the text was a JS string, whose unpaired surrogate is what is wrong, not a byte of a file.
+// `k_some_surrogate`: the text held one or more, which one is not known here (a stream's records).
+constexpr char16_t k_some_surrogate = 0xFFFF;
+void name_lone_surrogate(sandgate::Diagnostics& diagnostics, char16_t lone);
 
 // A file read by index.js, for an input that names a path: `{bytes, file}`, type-tagged so that
 // no user value is ever taken for one.
