@@ -13,9 +13,11 @@
 namespace sandgate_node {
 namespace {
 
-sandgate::PolicyLoad policy_load(Napi::Env env, Napi::Value v) {
+// `label`: the name of a policy given as text (`<old>`, `<new>`), so that the two sides of a diff
+// of two texts can be told apart (a file keeps its name; a value has none).
+sandgate::PolicyLoad policy_load(Napi::Env env, Napi::Value v, const char* label) {
   std::shared_ptr<PolicyInput> in = unwrap_policy(v);
-  if (!in) in = load_policy(env, v, "", false);
+  if (!in) in = load_policy(env, v, v.IsString() || v.IsTypedArray() || v.IsArrayBuffer() ? label : "", false);
   return sandgate::PolicyLoad{in->value, in->diagnostics};
 }
 
@@ -110,12 +112,12 @@ Napi::Value diff_policies(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto* worker = new DiffWorker(env);
   try {
-    worker->old_policy = policy_load(env, info[0]);
-    worker->new_policy = policy_load(env, info[1]);
+    worker->old_policy = policy_load(env, info[0], "<old>");
+    worker->new_policy = policy_load(env, info[1], "<new>");
     Napi::Value records = info[2];
     if (!absent(records)) {
       worker->has_records = true;
-      std::string text;
+      std::string text, file;
       if (records.IsArray()) {
         Napi::Array a = records.As<Napi::Array>();
         for (std::uint32_t i = 0; i < a.Length(); ++i) {
@@ -137,9 +139,10 @@ Napi::Value diff_policies(const Napi::CallbackInfo& info) {
           }
           worker->items.push_back(std::move(p));
         }
-      } else if (char16_t lone = 0; js_text(env, records, text, nullptr, &lone)) {
+      } else if (char16_t lone = 0; js_text(env, records, text, &file, &lone)) {
         worker->stream_lone = lone != 0;
-        worker->reader = sandgate::RequestReader::from_text(std::move(text), k_records_name);
+        // A file's records are named by its path, as the CLI names them.
+        worker->reader = sandgate::RequestReader::from_text(std::move(text), file.empty() ? k_records_name : file);
       } else {
         throw Napi::TypeError::New(env, "diffPolicies: records must be an array of records or request stream text");
       }

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { diffPolicies, Policy } from 'sandgate';
 
 const example = (p) => new URL(`../../../examples/${p}`, import.meta.url);
@@ -58,4 +59,21 @@ test('wrong arguments reject with TypeError; runners with errors are refused', a
   const all = await diffPolicies(OLD, NEW, STREAM, { examples: 2 ** 40 });
   assert.deepEqual(all.newly_rejected_by_code, (await diffPolicies(OLD, NEW, STREAM, { examples: 1e6 })).newly_rejected_by_code);
   await assert.rejects(diffPolicies(OLD, NEW, [], { runners: 'runners: 5' }), /runners have errors/);
+});
+
+test('a records file keeps its name, as the CLI names it; two text policies are <old> and <new>', async () => {
+  const file = fileURLToPath(example('requests.jsonl'));
+  for (const records of [file, example('requests.jsonl')]) {
+    const d = await diffPolicies(OLD, NEW, records);
+    assert.equal(d.requests, file);
+    const error = d.records.flatMap((r) => r.errors)[0];
+    assert.equal(error?.source?.file, file, JSON.stringify(error));
+  }
+  // Stream text has no name.
+  assert.equal((await diffPolicies(OLD, NEW, STREAM)).requests, '<records>');
+  const text = await diffPolicies('constraints:\n  resources: {max_cpu: "4"}\n', Buffer.from('constraints:\n  resources: {max_cpu: "8"}\n'), []);
+  assert.deepEqual([text.old, text.new, text.static_changes[0].old_source, text.static_changes[0].new_source], ['<old>', '<new>', '<old>:2', '<new>:2']);
+  assert.match(text.toText(), /^policy diff: <old> → <new>/);
+  const broken = await diffPolicies('constraints: [', {}, []);
+  assert.equal(broken.old_errors[0].source.file, '<old>');
 });
