@@ -56,3 +56,16 @@ def test_an_unread_layer_gives_ok_and_diagnostics_only() -> None:
     r = sandgate.check("resources: [\n")
     assert list(r.to_dict()) == ["ok", "diagnostics"]
     assert r.to_dict() == json.loads(r.to_json(False))
+
+
+def test_each_access_to_resolved_is_a_fresh_copy_and_to_dict_agrees_with_to_json() -> None:
+    # resolved was a cache shared by every access and by to_dict(): changing it changed to_dict()
+    # but not to_json(), so the two described different results.
+    r = sandgate.check({"resources": {"cpu": "2", "memory": "4Gi"}})
+    r.resolved["resources"]["requests"]["cpu"] = "999"
+    r.resolved["extra"] = 1
+    assert r.resolved["resources"]["requests"]["cpu"] == "2" and "extra" not in r.resolved
+    assert r.resolved is not r.resolved
+    d = r.to_dict()
+    d["resolved"]["resources"]["requests"]["cpu"] = "998"
+    assert r.to_dict()["resolved"] == json.loads(r.to_json())["resolved"]
