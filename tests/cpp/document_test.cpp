@@ -295,3 +295,11 @@ TEST(YamlEscapes, nel_and_nbsp_escapes_decode_to_utf8) {
   bool is_nul = false;
   EXPECT_EQ(find_invalid_utf8(d.root.find("a")->text, is_nul), std::string_view::npos);
 }
+
+TEST(Display, a_float_from_a_binding_does_not_read_as_an_integer) {
+  // "must be a whole number, not 3" for 3.0 contradicted itself.
+  EXPECT_EQ(Node::make_number(3.0).display(), "3.0");
+  EXPECT_EQ(Node::make_number(-2.0).display(), "-2.0");
+  EXPECT_EQ(Node::make_number(2.5).display(), "2.5");
+  EXPECT_EQ(Node::make_number(1e300).display(), "1e+300");
+}

@@ -45,3 +45,13 @@ TEST(UnknownKeys, beyond_the_cap_the_rest_are_counted_at_the_first_left_out) {
   ASSERT_TRUE(summary->source.has_value());
   EXPECT_EQ(summary->source->line, 101);
 }
+
+TEST(UnknownKeys, a_megabyte_key_is_cut_in_the_message) {
+  std::string key(1 << 20, 'k');
+  Result r = validate_policy("{\"" + key + "\": 1}", Format::json, "p.json");  // YAML caps implicit keys at 1024
+  ASSERT_EQ(count_code(r, Code::UNKNOWN_KEY), 1);
+  const Diagnostic& d = r.diagnostics().front();
+  EXPECT_LT(d.message.size(), 200u);
+  EXPECT_NE(d.message.find("\"kkkk"), std::string::npos);
+  EXPECT_NE(d.message.find("…"), std::string::npos);
+}

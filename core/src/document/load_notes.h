@@ -8,11 +8,9 @@
 #include <string_view>
 
 #include "util/diagnostics.h"
+#include "util/text.h"
 
 namespace sandgate::detail {
-
-// A key or value for a message: quoted, and cut (on a character boundary) when long.
-std::string shown_text(std::string_view s);
 
 class LoadNotes {
  public:

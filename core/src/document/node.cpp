@@ -67,7 +67,10 @@ std::string Node::display() const {
       if (!text.empty()) return text;
       char buf[32];
       auto r = std::to_chars(buf, buf + sizeof buf, number);
-      return std::string(buf, r.ptr);
+      std::string shown(buf, r.ptr);
+      // A float from a binding (3.0) must not read as the integer 3: "must be a whole number, not 3".
+      if (shown.find_first_of(".eEn") == std::string::npos) shown += ".0";
+      return shown;
     }
     case NodeKind::string: {
       if (text.size() <= k_max) return quote(text);

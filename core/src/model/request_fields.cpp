@@ -102,12 +102,12 @@ void read_annotations(RequestCompiler& c) {
       a.key_ok = false;
     } else if (std::string problem = qualified_name_problem(a.key); !problem.empty()) {
       c.report_key(Code::ANNOTATION_KEY_INVALID, at,
-                   "annotation key \"" + a.key + "\" is not a valid Kubernetes qualified name: " + problem,
+                   "annotation key " + shown_text(a.key) + " is not a valid Kubernetes qualified name: " + problem,
                    "keys are [prefix/]name: a lowercase DNS prefix, one '/', a name of letters, digits, '-', '_', '.'");
       a.key_ok = false;
     } else if (at.node->is_string() && at.node->text.empty()) {
       // R-ANN-4, client rule: the TypeScript SDK rejects empty values.
-      c.report(Code::ANNOTATION_CLIENT_LIMIT, at, "annotation \"" + a.key + "\" has an empty value", "give it a value or remove it");
+      c.report(Code::ANNOTATION_CLIENT_LIMIT, at, "annotation " + shown_text(a.key) + " has an empty value", "give it a value or remove it");
     }
     m.annotations.push_back(std::move(a));
   }

@@ -208,7 +208,7 @@ struct Walker {
     // A schema may name its own code for unknown keys (resources: the SDK's "unrecognized keys").
     Code code = s.unknown_code.empty() ? Code::UNKNOWN_KEY : code_from_name(s.unknown_code).value_or(Code::UNKNOWN_KEY);
     auto& d = out.add(code, member_path, m.key_mark,
-                       "unknown field \"" + m.key + "\" " + where +
+                       "unknown field " + shown_text(m.key) + " " + where +
                            (warn ? "; SandboxDefaults.from_dict ignores it silently, so it has no effect" : ""),
                        hint);
     if (warn) d.severity = options.unknown_key_severity;

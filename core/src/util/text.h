@@ -24,5 +24,8 @@ std::string capability_name(std::string_view s);
 std::string ascii_lower(std::string_view s);
 // Quotes `s` as a JSON string would ("a\"b").
 std::string quoted(std::string_view s);
+// A key or value for a message: quoted as the input's value would be shown, and cut (on a
+// character boundary) past 80 bytes, so that a megabyte key does not make a megabyte message.
+std::string shown_text(std::string_view s);
 
 }  // namespace sandgate
