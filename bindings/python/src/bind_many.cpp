@@ -593,6 +593,14 @@ DiffHolder diff(const LoadedPolicy& old_policy, const LoadedPolicy& new_policy, 
   {
     py::gil_scoped_release nogil;
     out.diff = start_diff(old_load, new_load, examples);
+    // A policy given as a Python value has no file name, and one that could not be read no compiled
+    // policy to take it from: the header names what was given as the rest of the binding does
+    // (a path, "<policy>" for text, "<value>" for a value, as repr(Policy) shows it).
+    auto label = [](std::string& file, const LoadedPolicy& given) {
+      if (file.empty()) file = given.file.empty() ? "<value>" : given.file;
+    };
+    label(out.diff.old_file, old_policy);
+    label(out.diff.new_file, new_policy);
     if (source && out.diff.old_readable && out.diff.new_readable) {
       PolicyDiffer differ(old_load.policy, new_load.policy, runners ? runners->value : nullptr,
                           org ? org->value : nullptr, options.check);

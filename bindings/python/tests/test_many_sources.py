@@ -134,3 +134,14 @@ def test_a_record_the_converter_cannot_read_is_reported_as_check_reports_it(valu
         assert [(d.code, d.message, d.path) for d in r.errors] == [(want.code, want.message, path)]
         assert r.errors[0].input == "requests"
         assert r.errors[0].source is not None and r.errors[0].source.line == 1
+
+
+def test_diff_policies_names_a_policy_given_as_a_value_or_unreadable_text() -> None:
+    # The header read "policy diff: examples/policies/production-cks.yaml → " for a dict.
+    old = "examples/policies/production-cks.yaml"
+    root = Path(__file__).resolve().parents[3]
+    d = sandgate.diff_policies(str(root / old), {"constraints": {}})
+    assert d.to_text().splitlines()[0] == f"policy diff: {root / old} → <value>"
+    assert f"`{root / old}` → `<value>`" in d.to_markdown().splitlines()[0]
+    d = sandgate.diff_policies(sandgate.Policy({}), b"constraints: [unclosed")
+    assert d.to_text().splitlines()[0] == "policy diff: <value> → <policy>"
