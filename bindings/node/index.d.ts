@@ -185,8 +185,7 @@ export interface Diagnostic {
   python_exception: string | null;
   /** the class the TypeScript SDK would raise */
   js_exception: JsExceptionName | null;
-  /** which input: sandbox, defaults, overrides, policy, runners, org; `requests` for a checkMany
-   * string item (a record's text) that cannot be read */
+  /** which input: sandbox, defaults, overrides, policy, runners, org; `requests` for a record of a request stream (a checkMany string item) that cannot be read */
   input: InputName | 'requests' | null;
   /** RFC 6901 JSON Pointer into that input */
   path: string;

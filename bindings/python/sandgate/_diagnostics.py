@@ -45,7 +45,7 @@ class _DiagnosticFields:
     grpc_code: str | None  #: what the server would answer; null for client-side problems
     python_exception: str | None  #: the class the Python SDK would raise
     js_exception: str | None  #: the class the TypeScript SDK would raise
-    input: str | None  #: which input: sandbox, defaults, overrides, policy, runners, org
+    input: str | None  #: which input: sandbox, defaults, overrides, policy, runners, org; `requests` for a record of a request stream (a checkMany string item) that cannot be read
     path: str  #: RFC 6901 JSON Pointer into that input
     source: SourceLocation | None  #: set when the input was text
     message: str  #: what is wrong, with the value seen
