@@ -167,8 +167,11 @@ class Reader {
       Outcome o = read(value, out.root, 0);
       if (o == Outcome::omit) out.root = Node::make_null();
     } catch (const JsFailure& f) {
+      // Nothing of the value was read: there is no document (as for text with a syntax error),
+      // not a null one, which would add "the policy is null" or "must be an object, not null".
       report(Code::VALUE_READ_FAILED, "the value could not be read: " + f.message, "pass plain objects, arrays and primitives");
       out.root = Node::make_null();
+      stopped_ = true;
     }
     out.usable = !stopped_;
     return out;

@@ -14,7 +14,8 @@ namespace sandgate_node {
 struct Converted {
   sandgate::Node root;
   sandgate::Diagnostics diagnostics;
-  bool usable = true;  // false when a limit stopped the walk: the tree is incomplete
+  bool usable = true;  // false when a limit stopped the walk (the tree is incomplete) or the value
+                       // itself could not be read (there is no tree): the input is not loaded
 };
 
 // Converts `value` (the whole input named `input`: "sandbox", "policy", …). `base` is prepended to

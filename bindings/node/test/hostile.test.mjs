@@ -2,7 +2,7 @@
 // read it), never as a crash, a hang or an uncaught exception.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { check, checkMany, normalizeResources, Policy, validatePolicy } from 'sandgate';
+import { check, Checker, checkMany, diffPolicies, normalizeResources, Policy, validatePolicy } from 'sandgate';
 
 const base = { resources: { cpu: '1', memory: '1Gi' } };
 const find = (r, code, path) => r.diagnostics.find((d) => d.code === code && (path === undefined || d.path === path));
@@ -246,4 +246,31 @@ test('hostile values in every input, and through every entry point', async () =>
 test('toJSON is not consulted: values are read as they are', () => {
   const r = check({ ...base, container_image: { toJSON: () => 'x:1' } });
   assert.equal(r.ok, false);
+});
+
+// A value that cannot be read at all is a document that was not loaded, as text with a syntax
+// error is: its read failure is the whole answer, never also "the policy is null" or "the document
+// must be an object, not null" (the value was not null).
+test('an input that cannot be read at all is reported once, not also as null', async () => {
+  const unreadable = () => new Proxy({}, { ownKeys() { throw new Error('no keys'); } });
+  const only = (r, input, what) => assert.deepEqual(r.diagnostics.map((d) => [d.code, d.input]), [['SG_VALUE_READ_FAILED', input]],
+    `${what}: ${JSON.stringify(r.diagnostics.map((d) => [d.code, d.message]))}`);
+  const p = Policy.fromObject(unreadable());
+  only(p, 'policy', 'Policy.fromObject');
+  assert.equal(p.broken, true);
+  assert.equal(p.isNull, false);
+  only(validatePolicy(unreadable()), 'policy', 'validatePolicy');
+  for (const key of ['policy', 'runners', 'org']) {
+    only(check(base, { [key]: unreadable() }), key, `check ${key}`);
+    only(new Checker({ [key]: unreadable() }).check(base), key, `Checker ${key}`);
+  }
+  for (const key of ['defaults', 'overrides']) only(check(base, { [key]: unreadable() }), key, `check ${key}`);
+  only(check(unreadable()), 'sandbox', 'check sandbox');
+  only((await checkMany([unreadable()]))[0], 'sandbox', 'checkMany');
+  assert.equal(normalizeResources(unreadable()).resolved, null);
+  // A broken old policy, as a policy text with a syntax error: nothing to compare.
+  const d = await diffPolicies(unreadable(), {});
+  assert.equal(d.ok, false);
+  assert.deepEqual(d.static_changes, []);
+  assert.deepEqual(d.old_errors.map((e) => e.code), ['SG_VALUE_READ_FAILED']);
 });
