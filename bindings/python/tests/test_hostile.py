@@ -241,3 +241,46 @@ def test_dataclass_types_made_at_run_time_are_not_kept_alive() -> None:
     ref = make()
     gc.collect()
     assert ref() is None
+
+
+def test_python_md_names_the_codes_hostile_values_get() -> None:
+    # python.md's "Input kinds" said SG_DOC_TOO_DEEP for a cycle and SG_TYPE_MISMATCH for a key that is
+    # not a string, an unsupported object and a getter that raises; the engine answers these.
+    import re
+    from pathlib import Path
+
+    class Raises(Mapping[str, Any]):
+        def __getitem__(self, key: str) -> Any:
+            raise RuntimeError("no")
+
+        def __iter__(self) -> Iterator[str]:
+            raise RuntimeError("no")
+
+        def __len__(self) -> int:
+            return 1
+
+    class BadIndex:
+        def __index__(self) -> int:
+            raise RuntimeError("no")
+
+    cyclic: dict[str, Any] = {}
+    cyclic["a"] = cyclic
+    deep: dict[str, Any] = {}
+    d = deep
+    for _ in range(70):
+        d["n"] = d = {}
+    cases = {
+        "a reference cycle": (cyclic, "SG_VALUE_CYCLE"),
+        "nesting deeper than 64 levels": (deep, "SG_DOC_TOO_DEEP"),
+        "a non-string key": ({1: 2}, "SG_VALUE_UNSUPPORTED"),
+        "an\nobject of an unsupported type": ({"annotations": object()}, "SG_VALUE_UNSUPPORTED"),
+        "iterator": ({"annotations": Raises()}, "SG_VALUE_READ_FAILED"),
+        "`__index__` that raises": ({"max_lifetime_seconds": BadIndex()}, "SG_VALUE_READ_FAILED"),
+    }
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "python.md").read_text(encoding="utf-8")
+    paragraph = doc[doc.index("A hostile value becomes a diagnostic"):]
+    paragraph = paragraph[: paragraph.index("\n\n")]
+    for words, (value, code) in cases.items():
+        assert [c for c, _ in errors(sandgate.check(value))][:1] == [code], words
+        named = re.search(re.escape(words.replace("\n", " ")) + r"[^(]*\(`(SG_[A-Z_0-9]+)`", paragraph.replace("\n", " "))
+        assert named is not None and named.group(1) == code, (words, named and named.group(1))
