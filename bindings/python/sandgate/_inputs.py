@@ -80,6 +80,29 @@ def read_path(path: str | os.PathLike[str], label: str) -> tuple[bytes, str]:
         raise
 
 
+def bare_string_hint(value: str) -> str:
+    """The hint for a str read as YAML text whose document turns out to be one bare string (the
+    engine adds it to the "must be an object" diagnostic): most often a path the str rule did not
+    take for one. Empty for text of more than one line, which is not a path gone wrong."""
+    stripped = value.strip()
+    if not stripped or "\n" in stripped or "\r" in stripped:
+        return ""
+    hint = (
+        "this str was read as YAML text, not as a path (docs/python.md, Input kinds: a str without a line "
+        "break is a path when it ends in .yaml, .yml or .json or names an existing file)"
+    )
+    try:
+        exists = os.path.exists(value)
+        exists_stripped = stripped != value and os.path.isfile(stripped)
+    except (OSError, ValueError):  # NUL bytes, names too long: no such file
+        exists = exists_stripped = False
+    if exists_stripped:
+        return hint + f"; the file {stripped!r} exists: remove the white space around its name, or pass pathlib.Path(...)"
+    if not exists:
+        return hint + f"; no file named {value!r} exists: for a file, pass pathlib.Path(...) (a missing one raises FileNotFoundError)"
+    return hint + f"; {value!r} is not a file"
+
+
 def _wrong_kind(value: object, label: str) -> TypeError | None:
     """A value that is clearly a programming error (not a document): a TypeError naming the right call."""
     Policy, Runners, Org = _policy.Policy, _policy.Runners, _policy.Org
@@ -107,7 +130,7 @@ def _text(value: str | bytes | bytearray) -> bytes:
 def load(
     value: object,
     label: str,
-    from_text: Callable[[bytes, str], T],
+    from_text: Callable[..., T],  # (text, name) or (text, name, hint)
     from_value: Callable[[object, str], T],
 ) -> T:
     if type(value) is dict:
@@ -117,7 +140,11 @@ def load(
     if isinstance(value, str) and str_is_path(value) or isinstance(value, os.PathLike):
         data, name = read_path(value, label)
         return from_text(data, name)
-    if isinstance(value, (str, bytes, bytearray)):
+    if isinstance(value, str):
+        hint = bare_string_hint(value)
+        name = f"<{label}>"
+        return from_text(_text(value), name, hint) if hint else from_text(_text(value), name)
+    if isinstance(value, (bytes, bytearray)):
         return from_text(_text(value), f"<{label}>")
     error = _wrong_kind(value, label)
     if error is not None:
@@ -233,7 +260,7 @@ def layer(value: object, input_name: str) -> _sandgate.InputDocument:
     return load(
         value,
         input_name,
-        lambda text, file: _sandgate.document_from_text(text, input_name, file),
+        lambda text, file, hint="": _sandgate.document_from_text(text, input_name, file, hint),
         lambda v, file: _sandgate.document_from_value(v, input_name, file, given_as),
     )
 

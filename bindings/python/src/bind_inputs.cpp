@@ -18,10 +18,33 @@ namespace {
 
 Format format_of(const std::string& file) { return file.empty() ? Format::auto_detect : format_for_path(file); }
 
-InputDocument document_from_text(const std::string& text, const std::string& input, const std::string& file) {
+// `hint` (sandgate._inputs.bare_string_hint) is given for a str read as YAML text, not as a path, by
+// the str rule of python.md: when its document is one bare string (most often a path the rule did
+// not take for one), the diagnostic saying the input must be an object carries it.
+bool bare_string(const Document& doc) { return doc.loaded && doc.root.is_string(); }
+
+// A layer: the core's own diagnostic for it (the layer compiled alone), with the hint, becomes its
+// load error, so the layer is reported as the core reports it and not read further, as before.
+void hint_bare_string_layer(Document& doc, const std::string& hint) {
+  Request::OwnedLayers layers;
+  (doc.input == "defaults" ? layers.defaults : doc.input == "overrides" ? layers.overrides : layers.sandbox) = doc;
+  auto request = Request::compile(std::move(layers));
+  for (const Diagnostic& d : request->diagnostics()) {
+    if (d.code == Code::NOT_AN_OBJECT && d.input == doc.input && d.path.empty()) {
+      doc.diagnostics.push_back(d);
+      doc.diagnostics.back().hint = hint;
+      doc.loaded = false;
+      return;
+    }
+  }
+}
+
+InputDocument document_from_text(const std::string& text, const std::string& input, const std::string& file,
+                                  const std::string& hint) {
   InputDocument out;
   py::gil_scoped_release nogil;
   out.doc = load_document(text, format_of(file), file, input);
+  if (!hint.empty() && bare_string(out.doc)) hint_bare_string_layer(out.doc, hint);
   return out;
 }
 
@@ -49,9 +72,17 @@ Loaded<T> from_load(L&& load, std::shared_ptr<const T> L::*member, std::string f
 }
 
 template <typename T, typename L>
-Loaded<T> loaded_from_text(const std::string& text, const std::string& file, std::shared_ptr<const T> L::*member) {
+Loaded<T> loaded_from_text(const std::string& text, const std::string& file, std::shared_ptr<const T> L::*member,
+                           const std::string& hint = "") {
   py::gil_scoped_release nogil;
-  return from_load<T>(T::parse(text, format_of(file), file), member, file);
+  Loaded<T> out = from_load<T>(T::parse(text, format_of(file), file), member, file);
+  if (!hint.empty() && bare_string(load_document(text, format_of(file), file))) {
+    // The policy's P-1 (SG_POLICY_NOT_OBJECT), the runners' or org's SG_TYPE_MISMATCH, at the root.
+    for (Diagnostic& d : out.diagnostics) {
+      if ((d.code == Code::POLICY_NOT_OBJECT || d.code == Code::TYPE_MISMATCH) && d.path.empty()) d.hint = hint;
+    }
+  }
+  return out;
 }
 
 template <typename T, typename L>
@@ -229,7 +260,8 @@ void bind_inputs(py::module_& m) {
       .def_property_readonly("input", [](const InputDocument& d) { return d.doc.input; })
       .def_property_readonly("file", [](const InputDocument& d) { return d.doc.file; })
       .def_property_readonly("diagnostics", [](const InputDocument& d) { return diagnostic_list(d.doc.diagnostics); });
-  m.def("document_from_text", &document_from_text, py::arg("text"), py::arg("input"), py::arg("file") = "");
+  m.def("document_from_text", &document_from_text, py::arg("text"), py::arg("input"), py::arg("file") = "",
+        py::arg("hint") = "");
   m.def("document_from_value", &document_from_value, py::arg("value"), py::arg("input"), py::arg("file") = "",
         py::arg("given_as") = "");
 
@@ -238,21 +270,21 @@ void bind_inputs(py::module_& m) {
       .def_property_readonly("is_null", [](const LoadedPolicy& l) { return l.value && l.value->is_null(); });
   bind_loaded<Runners>(m, "LoadedRunners");
   bind_loaded<Org>(m, "LoadedOrg");
-  m.def("policy_from_text", [](const std::string& text, const std::string& file) {
-    return loaded_from_text<Policy>(text, file, &PolicyLoad::policy);
-  }, py::arg("text"), py::arg("file") = "");
+  m.def("policy_from_text", [](const std::string& text, const std::string& file, const std::string& hint) {
+    return loaded_from_text<Policy>(text, file, &PolicyLoad::policy, hint);
+  }, py::arg("text"), py::arg("file") = "", py::arg("hint") = "");
   m.def("policy_from_value", [](py::handle v, const std::string& file) {
     return loaded_from_value<Policy>(v, "policy", file, &PolicyLoad::policy);
   }, py::arg("value"), py::arg("file") = "");
-  m.def("runners_from_text", [](const std::string& text, const std::string& file) {
-    return loaded_from_text<Runners>(text, file, &RunnersLoad::runners);
-  }, py::arg("text"), py::arg("file") = "");
+  m.def("runners_from_text", [](const std::string& text, const std::string& file, const std::string& hint) {
+    return loaded_from_text<Runners>(text, file, &RunnersLoad::runners, hint);
+  }, py::arg("text"), py::arg("file") = "", py::arg("hint") = "");
   m.def("runners_from_value", [](py::handle v, const std::string& file) {
     return loaded_from_value<Runners>(v, "runners", file, &RunnersLoad::runners);
   }, py::arg("value"), py::arg("file") = "");
-  m.def("org_from_text", [](const std::string& text, const std::string& file) {
-    return loaded_from_text<Org>(text, file, &OrgLoad::org);
-  }, py::arg("text"), py::arg("file") = "");
+  m.def("org_from_text", [](const std::string& text, const std::string& file, const std::string& hint) {
+    return loaded_from_text<Org>(text, file, &OrgLoad::org, hint);
+  }, py::arg("text"), py::arg("file") = "", py::arg("hint") = "");
   m.def("org_from_value", [](py::handle v, const std::string& file) {
     return loaded_from_value<Org>(v, "org", file, &OrgLoad::org);
   }, py::arg("value"), py::arg("file") = "");

@@ -4,6 +4,7 @@ that takes a document, ``None`` as "not given", and clear TypeErrors (docs/pytho
 from __future__ import annotations
 
 import io
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -133,3 +134,46 @@ def test_presubmit_install_takes_str_paths(cwd: Path, monkeypatch: pytest.Monkey
             Sandbox.run("sleep", "1", resources={"cpu": "64", "memory": "1Gi"})
         assert sent == []
     assert presubmit.active() is None
+
+
+# ---- a str read as text whose document is one bare string: a hint that it was not read as a path ----
+
+READ_AS_TEXT = "this str was read as YAML text, not as a path"
+
+
+def test_a_bare_string_layer_says_it_was_read_as_text_and_that_no_such_file_exists(cwd: Path) -> None:
+    for kw in ({"sandbox": "/etc/sandgate/sandbox"}, {"sandbox": {}, "defaults": "defaults"},
+               {"sandbox": {}, "overrides": "overrides-file"}):
+        layer, value = next((k, v) for k, v in kw.items() if isinstance(v, str))
+        r = sandgate.check(**kw)  # type: ignore[arg-type]
+        (error,) = r.errors
+        assert (error.code, error.input, error.path) == ("SG_NOT_AN_OBJECT", layer, "")
+        assert error.message == f"the {layer} must be an object of Sandbox.run() keyword arguments, not a string"
+        assert error.hint is not None and error.hint.startswith(READ_AS_TEXT), error.hint
+        assert f"no file named {value!r} exists" in error.hint and "pathlib.Path" in error.hint
+        assert error.hint in str(error)
+        assert json.loads(r.to_json())["diagnostics"][0]["hint"] == error.hint  # the engine's result holds it
+    # a real file's name with white space around it; a directory
+    (error,) = sandgate.check(" policy.yaml\n").errors
+    assert error.hint is not None and "the file 'policy.yaml' exists: remove the white space" in error.hint
+    (error,) = sandgate.check(str(cwd)).errors
+    assert error.hint is not None and error.hint.endswith(f"{str(cwd)!r} is not a file")
+
+
+def test_a_bare_string_policy_runners_or_org_says_so_where_their_diagnostics_are_read(cwd: Path) -> None:
+    for cls, code in ((sandgate.Policy, "SG_POLICY_NOT_OBJECT"), (sandgate.Runners, "SG_TYPE_MISMATCH"),
+                      (sandgate.Org, "SG_TYPE_MISMATCH")):
+        (error,) = cls("/etc/sandgate/x").errors
+        assert error.code == code and error.hint is not None and error.hint.startswith(READ_AS_TEXT)
+    (error,) = sandgate.validate_policy("/etc/sandgate/policy").errors
+    assert error.hint is not None and "no file named '/etc/sandgate/policy' exists" in error.hint
+    with pytest.raises(sandgate.exceptions.SandboxValidationError, match="read as YAML text"):
+        sandgate.Policy("/etc/sandgate/policy").raise_for_errors()
+
+
+def test_only_a_str_read_as_text_gets_the_hint(cwd: Path) -> None:
+    # bytes and from_text(...) are text by choice; a string inside a multi-line document is not a path
+    for r in (sandgate.check(b"/etc/x"), sandgate.check("--- /etc/x\n...\n")):
+        assert [(d.code, d.hint) for d in r.errors] == [("SG_NOT_AN_OBJECT", None)]
+    assert sandgate.Policy.from_text("/etc/x").errors[0].hint is None
+    assert sandgate.check({}, defaults="resources: {cpu: '1'}").ok  # an object: nothing to hint
