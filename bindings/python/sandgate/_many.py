@@ -293,7 +293,8 @@ def diff_policies(
     for label, loaded in (("runners", loaded_runners), ("org", loaded_org)):
         if loaded is not None and not loaded.ok:
             first = next((d for d in diagnostics_of(loaded.diagnostics) if d.is_error), None)
-            raise ValueError(f"diff_policies: the {label} have errors; fix them first: {first}")
+            verb = "have" if label == "runners" else "has"
+            raise ValueError(f"diff_policies: the {label} {verb} errors; fix {'them' if label == 'runners' else 'it'} first: {first}")
     client_name, placement_name = _inputs.options("diff_policies", client, placement)
     if isinstance(examples, bool) or not isinstance(examples, int):
         raise TypeError(f"diff_policies(): examples must be an int of 0 or more, not {type(examples).__name__}")

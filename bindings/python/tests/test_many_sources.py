@@ -145,3 +145,10 @@ def test_diff_policies_names_a_policy_given_as_a_value_or_unreadable_text() -> N
     assert f"`{root / old}` → `<value>`" in d.to_markdown().splitlines()[0]
     d = sandgate.diff_policies(sandgate.Policy({}), b"constraints: [unclosed")
     assert d.to_text().splitlines()[0] == "policy diff: <value> → <policy>"
+
+
+def test_diff_policies_says_the_org_has_errors() -> None:
+    with pytest.raises(ValueError, match=r"^diff_policies: the org has errors; fix it first: "):
+        sandgate.diff_policies({}, {}, org={"gpu_allowed": "yes"})
+    with pytest.raises(ValueError, match=r"^diff_policies: the runners have errors; fix them first: "):
+        sandgate.diff_policies({}, {}, runners={"runners": 5})
