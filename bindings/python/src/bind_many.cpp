@@ -5,6 +5,7 @@
 // parsing, checking, diffing — runs on the core's ordered pool with the GIL released.
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <unistd.h>
@@ -66,6 +67,23 @@ bool ends_with(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() && std::string_view(s).substr(s.size() - suffix.size()) == suffix;
 }
 
+// The core's name rule for a stream (stream.h), for a stream it reads under another name (a pipe,
+// /dev/fd/N): a .yaml/.yml name is a YAML list; anything else is detected from its first bytes, as
+// for a file (a JSON list, else JSON Lines).
+StreamFormat format_for_name(const std::string& name) {
+  return ends_with(name, ".yaml") || ends_with(name, ".yml") ? StreamFormat::yaml_list : StreamFormat::auto_detect;
+}
+
+// Problems the core's reader found name the path it opened (a pipe, /dev/fd/N): they name the
+// stream as the user gave it instead.
+void rename_source(PendingRecord& p, const std::string& from, const std::string& to) {
+  auto fix = [&](Diagnostic& d) {
+    if (d.source && d.source->file == from) d.source->file = to;
+  };
+  if (p.problem) fix(*p.problem);
+  for (auto& d : p.tree_diagnostics) fix(d);
+}
+
 // A stream the binding reads itself (a file it opened, or a Python file object) and hands to the
 // core's reader through a pipe. The core's reader runs on a thread of its own: on a line that never
 // ends (/dev/zero) one call into it reads for ever, and on the calling thread nothing could
@@ -93,9 +111,7 @@ class FedStream {
 #endif
     rfd_ = p[0];
     wfd_ = p[1];
-    // The core's name rule for a stream (stream.h): a .yaml/.yml name is a YAML list; anything else is
-    // detected from its first bytes, as for a file (a JSON list, else JSON Lines).
-    format_ = ends_with(name_, ".yaml") || ends_with(name_, ".yml") ? StreamFormat::yaml_list : StreamFormat::auto_detect;
+    format_ = format_for_name(name_);
     reader_thread_ = std::thread([this] { read_records(); });
   }
   FedStream(const FedStream&) = delete;
@@ -163,7 +179,7 @@ class FedStream {
       if (reader) {
         PendingRecord p;
         while (reader->next(p)) {
-          rename(p, pipe_path);
+          rename_source(p, pipe_path, name_);
           std::lock_guard lock(mu_);
           queue_.push_back(std::move(p));
           cv_.notify_one();
@@ -186,15 +202,6 @@ class FedStream {
       if (n > 0 || (n < 0 && errno == EINTR)) continue;
       break;
     }
-  }
-
-  // Problems the core's reader found name the pipe it read: they name the stream instead.
-  void rename(PendingRecord& p, const std::string& pipe_path) const {
-    auto fix = [&](Diagnostic& d) {
-      if (d.source && d.source->file == pipe_path) d.source->file = name_;
-    };
-    if (p.problem) fix(*p.problem);
-    for (auto& d : p.tree_diagnostics) fix(d);
   }
 
   void close_feed() {
@@ -321,8 +328,11 @@ std::optional<Diagnostic> unreadable_object(const Converted& c) {
 // Where the records come from. next() is called with the GIL released.
 class RecordSource {
  public:
-  RecordSource(std::unique_ptr<RequestReader> reader) : reader_(std::move(reader)), name_(reader_->name()) {
+  // `name`: what diagnostics call the stream, when the reader opened it under another (/dev/fd/N).
+  RecordSource(std::unique_ptr<RequestReader> reader, std::string name = "")
+      : reader_(std::move(reader)), name_(name.empty() ? reader_->name() : std::move(name)) {
     limits_ = reader_->limits();
+    if (name_ != reader_->name()) opened_as_ = reader_->name();
   }
   RecordSource(std::unique_ptr<FedStream> fed, std::string name) : fed_(std::move(fed)), name_(std::move(name)) {}
   RecordSource(py::object iterator, py::object prepare, std::string name)
@@ -346,7 +356,10 @@ class RecordSource {
       return false;
     }
     if (reader_) {
-      if (reader_->next(out)) return true;
+      if (reader_->next(out)) {
+        if (!opened_as_.empty()) rename_source(out, opened_as_, name_);
+        return true;
+      }
       ended_ = true;
       return false;
     }
@@ -444,7 +457,7 @@ class RecordSource {
   std::unique_ptr<RequestReader> reader_;
   std::unique_ptr<FedStream> fed_;
   py::object iterator_, prepare_;
-  std::string name_;
+  std::string name_, opened_as_;
   Limits limits_;
   std::deque<PendingRecord> buffer_;
   std::size_t count_ = 0;
@@ -459,6 +472,25 @@ std::unique_ptr<RecordSource> open_source(py::object records, py::object prepare
                                           const std::string& name) {
   if (kind == "fd" || kind == "file") {
     int fd = kind == "fd" ? records.cast<int>() : -1;
+    struct stat st;
+    if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+      // A regular file ends, and its lines with it: the core reads it on the calling thread, as fast
+      // as it can (the feed's pipe and thread cost a fifth of a small record), and Python sees the
+      // signals between chunks. It opens the file again through /dev/fd, so the name is any bytes.
+      StreamOptions options;
+      options.format = format_for_name(name);
+      std::string path = "/dev/fd/" + std::to_string(fd), error;
+      std::unique_ptr<RequestReader> reader;
+      {
+        py::gil_scoped_release nogil;
+        reader = RequestReader::open(path, options, &error);
+      }
+      if (reader) {
+        ::close(fd);
+        return std::make_unique<RecordSource>(std::move(reader), name);
+      }
+      // not expected (no /dev/fd): the feed reads the descriptor itself
+    }
     py::object file = kind == "file" ? records : py::object();
     return std::make_unique<RecordSource>(std::make_unique<FedStream>(fd, std::move(file), name, name), name);
   }

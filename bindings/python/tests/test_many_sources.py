@@ -152,3 +152,32 @@ def test_diff_policies_says_the_org_has_errors() -> None:
         sandgate.diff_policies({}, {}, org={"gpu_allowed": "yes"})
     with pytest.raises(ValueError, match=r"^diff_policies: the runners have errors; fix them first: "):
         sandgate.diff_policies({}, {}, runners={"runners": 5})
+
+
+@pytest.mark.parametrize("kind", ["regular file", "fifo", "file object"])
+def test_problems_the_stream_reader_finds_name_the_stream_as_given(kind: str, tmp_path: Path) -> None:
+    # The core's reader opens the stream under another name (/dev/fd/N, or a pipe the binding feeds):
+    # a record too large to keep, which the reader itself reports, still names the user's file.
+    text = b'{"resources": {"cpu": "1", "memory": "1Gi"}}\n' + b"[" + b" " * (5 << 20) + b"]\n" + b"{}\n"
+    path = tmp_path / ("requests.jsonl" if kind != "fifo" else "fifo")
+    writer = None
+    if kind == "fifo":
+        os.mkfifo(path)
+        source = tmp_path / "source.jsonl"
+        source.write_bytes(text)
+        writer = subprocess.Popen(["sh", "-c", 'exec cat "$0" > "$1"', str(source), str(path)])
+    else:
+        path.write_bytes(text)
+    try:
+        if kind == "file object":
+            with open(path, "rb") as f:
+                results = list(sandgate.check_many(f))
+        else:
+            results = list(sandgate.check_many(path))
+    finally:
+        if writer is not None:
+            writer.wait(timeout=30)
+    assert [r.ok for r in results] == [True, False, True]
+    (error,) = results[1].errors
+    assert error.code == "SG_DOC_TOO_LARGE"
+    assert error.source is not None and (error.source.file, error.source.line) == (str(path), 2)
