@@ -7,6 +7,7 @@
 // and Node. Each carries a non-enumerable `raiseForErrors()`. A check's result is filled on first
 // use (see "Lazy results" below).
 const fs = require('node:fs');
+const nodePath = require('node:path');
 const { Stream } = require('node:stream');
 const { fileURLToPath } = require('node:url');
 const native = require('./lib/native');
@@ -75,7 +76,7 @@ function inspectResult() {
 }
 
 class LazyResult {
-  constructor(text, kept, redo) {
+  constructor(text, kept, redo, hints) {
     // JSON text not read yet: the whole result, or its head (src/result_head.h: 0 in place of
     // DEFERRED) when `redo` is given; or null.
     this.text = text;
@@ -85,6 +86,7 @@ class LazyResult {
     this.kept = kept;
     this.head = kept !== 0;
     this.redo = redo;
+    this.hints = hints; // textHints(): added to the diagnostics when they are filled
     this.open = true; // some field is still to be filled
   }
 
@@ -102,6 +104,8 @@ class LazyResult {
       return;
     }
     for (const key of Object.keys(data)) if (key !== 'ok') target[key] = data[key];
+    if (this.hints !== null) addTextHints(target.diagnostics, this.hints);
+    this.hints = null;
     if (data.resolved !== 0) this.close(target); // nothing was deferred (or it came whole)
   }
 
@@ -179,17 +183,21 @@ class LazyResult {
 // A native call's result: the id of a kept result (negative when not ok; see "Kept results") or
 // JSON text (`{"ok":true…` or `{"ok":false…`), made lazy; or an object, as it is.
 // `redo`, for a kept result or a head: the call again, answering the whole result.
-function result(raw, redo = null) {
-  if (typeof raw === 'number') return new Proxy({ ok: raw > 0, [INSPECT]: inspectResult }, new LazyResult(null, Math.abs(raw), redo));
-  if (typeof raw !== 'string') return finish(raw);
-  return new Proxy({ ok: raw.charCodeAt(6) === 116, [INSPECT]: inspectResult }, new LazyResult(raw, 0, redo));
+// `hints`: textHints() of the call's inputs, or null.
+function result(raw, redo = null, hints = null) {
+  if (typeof raw === 'number') return new Proxy({ ok: raw > 0, [INSPECT]: inspectResult }, new LazyResult(null, Math.abs(raw), redo, hints));
+  if (typeof raw !== 'string') {
+    if (hints !== null) addTextHints(raw.diagnostics, hints);
+    return finish(raw);
+  }
+  return new Proxy({ ok: raw.charCodeAt(6) === 116, [INSPECT]: inspectResult }, new LazyResult(raw, 0, redo, hints));
 }
 
 // A check's result through `call(lazy)`: when the call can be made again with the same answer
 // (`deferrable`), the native result kept and read when first used (the call again once it is no
 // longer kept); otherwise the whole result at once.
-function answer(deferrable, call) {
-  return deferrable ? result(call(true), () => call(false)) : result(call(false));
+function answer(deferrable, call, hints = null) {
+  return deferrable ? result(call(true), () => call(false), hints) : result(call(false), null, hints);
 }
 
 // An input that a later call reads as it was: absent, text (a string), the JSON text of a value,
@@ -240,6 +248,62 @@ function strIsPath(value) {
     return fs.statSync(value, { throwIfNoEntry: false })?.isFile() ?? false;
   } catch { // NUL bytes, names too long: not a file
     return false;
+  }
+}
+
+// ---- A string the rule read as text whose document is one bare string ----
+// Most often a path the rule did not take for one (`policy.yaml ` with a space, `gpu-cks` with its
+// extension left off): the engine's "must be an object …, not a string" then gets a hint saying so,
+// and whether a file of that name exists. Only for a string given where the rule applies (not
+// Policy.fromText, not a Buffer) and without a line break (text of more lines is not a path gone
+// wrong); the file system is looked at only when the diagnostic is there.
+const NOT_OBJECT_CODES = new Set(['SG_NOT_AN_OBJECT', 'SG_POLICY_NOT_OBJECT', 'SG_TYPE_MISMATCH']);
+const BARE_STRING = /\bnot a string\b/;
+
+// [{input, value, dir}] for each of `inputs` ([input name, the value given, documentInput's answer])
+// that is a string read as text, or null when there is none.
+function textHints(inputs) {
+  let hints = null;
+  for (const [input, given, read] of inputs) {
+    if (typeof given !== 'string' || read !== given || given.trim() === '' || /[\n\r]/.test(given)) continue;
+    (hints ??= []).push({ input, value: given, dir: process.cwd() });
+  }
+  return hints;
+}
+
+function statOf(path) {
+  try {
+    return fs.statSync(path, { throwIfNoEntry: false });
+  } catch { // NUL bytes, names too long: no such file
+    return undefined;
+  }
+}
+
+function bareStringHint({ value, dir }) {
+  const name = JSON.stringify(value);
+  const at = (p) => statOf(nodePath.resolve(dir, p));
+  const hint = 'this string was read as YAML text, not as a path (docs/node.md, Input kinds: a string without a line break ' +
+    'is a path when it ends in .yaml, .yml or .json or names an existing file)';
+  const trimmed = value.trim();
+  if (trimmed !== value && at(trimmed)?.isFile()) {
+    return `${hint}; the file ${JSON.stringify(trimmed)} exists: remove the white space around its name`;
+  }
+  const stat = at(value);
+  if (stat === undefined) {
+    const near = ['.yaml', '.yml', '.json'].map((ext) => value + ext).find((p) => at(p)?.isFile());
+    return `${hint}; no file named ${name} exists${near ? ` (${JSON.stringify(near)} does: was its extension left off?)` : ''}` +
+      ': for a file, pass a file: URL (pathToFileURL(path); a missing one throws ENOENT)';
+  }
+  if (stat.isDirectory()) return `${hint}; ${name} is a directory, not a file`;
+  return `${hint}; ${name} is not a regular file: to read it, pass a file: URL (pathToFileURL(path))`;
+}
+
+// Puts the hint of each input in `hints` on that input's "must be an object …, not a string".
+function addTextHints(diagnostics, hints) {
+  for (const d of diagnostics) {
+    if (d.path !== '' || d.severity !== 'error' || !NOT_OBJECT_CODES.has(d.code) || !BARE_STRING.test(d.message)) continue;
+    const h = hints.find((x) => x.input === d.input);
+    if (h !== undefined) d.hint = d.hint ? `${d.hint}; ${bareStringHint(h)}` : bareStringHint(h);
   }
 }
 
@@ -422,11 +486,12 @@ class Policy {
 /** A policy, runners and org bound to a client, compiled once, for many checks. */
 class Checker {
   #context;
+  #hints; // textHints() of the policy, runners and org
 
   constructor(options = {}) {
     const o = readOptions(options, CHECKER_OPTIONS, 'Checker options');
     this.client = o.client;
-    this.#context = makeContext(o);
+    [this.#context, this.#hints] = makeContext(o);
   }
 
   /** What the server and the SDK would do with one request (SPEC §7). */
@@ -439,8 +504,9 @@ class Checker {
     const sj = plainJson(s);
     const dj = plainJson(d);
     const oj = plainJson(o);
+    const hints = joinHints(this.#hints, textHints([['sandbox', sandbox, s], ['defaults', defaults, d], ['overrides', overrides, o]]));
     return answer(sj !== undefined && unchanging(d, dj) && unchanging(o, oj),
-      (lazy) => native.check(context, s, d, o, sj, dj, oj, lazy));
+      (lazy) => native.check(context, s, d, o, sj, dj, oj, lazy), hints);
   }
 
   /**
@@ -448,11 +514,12 @@ class Checker {
    * policy, runners, org, client, placement}` where the options given replace this checker's.
    */
   async checkMany(items, layers = undefined) {
-    let { defaults, overrides } = optionsObject(layers, LAYER_OPTIONS, 'Checker.checkMany options', ON_CHECKER);
+    const given = optionsObject(layers, LAYER_OPTIONS, 'Checker.checkMany options', ON_CHECKER);
     if (!Array.isArray(items)) throw new TypeError('checkMany expects an array');
-    defaults = documentInput(defaults, 'defaults');
-    overrides = documentInput(overrides, 'overrides');
-    const shared = [plainJson(defaults), plainJson(overrides)];
+    const defaults = documentInput(given.defaults, 'defaults');
+    const overrides = documentInput(given.overrides, 'overrides');
+    const shared = [plainJson(defaults), plainJson(overrides),
+      textHints([['defaults', given.defaults, defaults], ['overrides', given.overrides, overrides]])];
     const out = new Array(items.length);
     const pending = [];
     for (let start = 0; start < items.length; start += BATCH) {
@@ -467,8 +534,8 @@ class Checker {
           // value is checked here instead, walked as check() walks it.
           const item = batch[k];
           const [context, s, d, o] = item;
-          out[start + k] = results[k] !== null ? result(results[k], item[8] ? () => native.checkItem(item) : null)
-            : result(native.check(context, s, d, o, undefined, undefined, undefined, false));
+          out[start + k] = results[k] !== null ? result(results[k], item[8] ? () => native.checkItem(item) : null, item[9])
+            : result(native.check(context, s, d, o, undefined, undefined, undefined, false), null, item[9]);
         }
       }));
       // Converting JS values must happen on this thread: yield between batches, so timers and
@@ -482,33 +549,40 @@ class Checker {
   // [context, sandbox, defaults, overrides, their JSON texts (lib/plain_json.js), the record's
   // position for a string item, and whether the item can be checked again with the same answer
   // (every layer `unchanging`: the worker then writes only the head of its result, and a deferred
-  // field is read from native.checkItem of the same item)] for checkBatch.
+  // field is read from native.checkItem of the same item)] for checkBatch, and the item's
+  // textHints() (read here only).
   #item(item, defaults, overrides, shared, index) {
-    const [context, s, d, o, sj, dj, oj, record] = this.#layers(item, defaults, overrides, shared, index);
-    return [context, s, d, o, sj, dj, oj, record, unchanging(s, sj) && unchanging(d, dj) && unchanging(o, oj)];
+    const [context, s, d, o, sj, dj, oj, record, hints] = this.#layers(item, defaults, overrides, shared, index);
+    return [context, s, d, o, sj, dj, oj, record, unchanging(s, sj) && unchanging(d, dj) && unchanging(o, oj), hints];
   }
 
-  #layers(item, defaults, overrides, [defaultsJson, overridesJson], index) {
+  // `shared` also holds the textHints() of the call's defaults and overrides.
+  #layers(item, defaults, overrides, [defaultsJson, overridesJson, layerHints], index) {
     // A string item is a record's text (a JSON Lines line: a sandbox or {id, sandbox, defaults,
     // overrides}), read on a worker as Python's check_many and diffPolicies read theirs; never a path.
-    if (typeof item === 'string') return [this.#context, item, defaults, overrides, undefined, defaultsJson, overridesJson, index + 1];
+    const hints = joinHints(this.#hints, layerHints);
+    if (typeof item === 'string') return [this.#context, item, defaults, overrides, undefined, defaultsJson, overridesJson, index + 1, hints];
     if (!isCheckItem(item)) {
       const sandbox = documentInput(item, `checkMany item ${index}`);
-      return [this.#context, sandbox, defaults, overrides, plainJson(sandbox), defaultsJson, overridesJson];
+      return [this.#context, sandbox, defaults, overrides, plainJson(sandbox), defaultsJson, overridesJson, undefined, hints];
     }
     for (const key of Object.keys(item)) {
       if (!ITEM_KEYS.has(key)) throw new TypeError(`checkMany item ${index}: unknown key "${key}"`);
     }
     let context = this.#context;
+    let itemHints = this.#hints;
     if (['policy', 'runners', 'org', 'client', 'placement'].some((k) => item[k] !== undefined)) {
       const own = readOptions(pick(item, CHECKER_OPTIONS), CHECKER_OPTIONS, `checkMany item ${index}`);
-      context = makeContext(own);
+      [context, itemHints] = makeContext(own);
     }
     const sandbox = documentInput(item.sandbox, `checkMany item ${index}: sandbox`);
     const ownDefaults = documentInput(item.defaults, `checkMany item ${index}: defaults`);
     const ownOverrides = documentInput(item.overrides, `checkMany item ${index}: overrides`);
+    const ownHints = textHints([['sandbox', item.sandbox, sandbox], ['defaults', item.defaults, ownDefaults], ['overrides', item.overrides, ownOverrides]]);
+    const layerHintsLeft = layerHints?.filter((h) => !(h.input === 'defaults' && ownDefaults != null) && !(h.input === 'overrides' && ownOverrides != null));
     return [context, sandbox, ownDefaults ?? defaults, ownOverrides ?? overrides, plainJson(sandbox),
-      ownDefaults == null ? defaultsJson : plainJson(ownDefaults), ownOverrides == null ? overridesJson : plainJson(ownOverrides)];
+      ownDefaults == null ? defaultsJson : plainJson(ownDefaults), ownOverrides == null ? overridesJson : plainJson(ownOverrides),
+      undefined, joinHints(itemHints, joinHints(layerHintsLeft?.length ? layerHintsLeft : null, ownHints))];
   }
 }
 
@@ -547,8 +621,19 @@ function contextInputs(o) {
   return [documentInput(o.policy, 'policy', true), documentInput(o.runners, 'runners'), documentInput(o.org, 'org')];
 }
 
+// textHints() of the policy, runners and org as given (`o`) and as read (`inputs`).
+function contextHints(o, [policy, runners, org]) {
+  return textHints([['policy', o.policy, policy], ['runners', o.runners, runners], ['org', o.org, org]]);
+}
+
+function joinHints(a, b) {
+  return a === null || a === undefined ? b ?? null : b === null || b === undefined ? a : [...a, ...b];
+}
+
+// [a native context, the textHints() of its inputs]
 function makeContext(o) {
-  return native.makeContext(...contextInputs(o), o.client, o.placement);
+  const inputs = contextInputs(o);
+  return [native.makeContext(...inputs, o.client, o.placement), contextHints(o, inputs)];
 }
 
 /** Checks one sandbox request (SPEC §7). Inputs are JS values or YAML/JSON text. */
@@ -574,8 +659,10 @@ function check(sandbox, options = {}) {
   const { client, placement } = o;
   const deferrable = sj !== undefined && unchanging(policy, pj) && unchanging(runners, rj) && unchanging(org, oj) &&
     unchanging(d, dj) && unchanging(ov, ovj);
+  const hints = textHints([['policy', o.policy, policy], ['runners', o.runners, runners], ['org', o.org, org],
+    ['sandbox', sandbox, s], ['defaults', o.defaults, d], ['overrides', o.overrides, ov]]);
   return answer(deferrable,
-    (lazy) => native.checkOnce(policy, runners, org, client, placement, s, d, ov, pj, rj, oj, sj, dj, ovj, lazy));
+    (lazy) => native.checkOnce(policy, runners, org, client, placement, s, d, ov, pj, rj, oj, sj, dj, ovj, lazy), hints);
 }
 
 /** Checks many sandbox requests on a worker thread; resolves to one result per item, in order. */
@@ -631,15 +718,27 @@ async function diffPolicies(oldPolicy, newPolicy, records, options = {}) {
     records = documentInput(records, 'diffPolicies: records', false, Infinity);
   }
   const [, runners, org] = contextInputs(o);
-  const raw = await native.diffPolicies(documentInput(oldPolicy, 'oldPolicy', true), documentInput(newPolicy, 'newPolicy', true),
-    records ?? undefined, runners, org, o.client, o.placement, Math.min(examples, 0xFFFFFFFF), jobs);
+  const oldInput = documentInput(oldPolicy, 'oldPolicy', true);
+  const newInput = documentInput(newPolicy, 'newPolicy', true);
+  let raw;
+  try {
+    raw = await native.diffPolicies(oldInput, newInput, records ?? undefined, runners, org, o.client, o.placement,
+      Math.min(examples, 0xFFFFFFFF), jobs);
+  } catch (e) { // runners or an org with errors: the first one is in the message
+    const hints = textHints([['runners', o.runners, runners], ['org', o.org, org]]);
+    const m = hints !== null && e instanceof Error ? /^diffPolicies: the (runners|org) [^:]*: (SG_[A-Z0-9_]+): (.*)$/s.exec(e.message) : null;
+    const h = m && NOT_OBJECT_CODES.has(m[2]) && BARE_STRING.test(m[3]) ? hints.find((x) => x.input === m[1]) : undefined;
+    if (h !== undefined) e.message += ` (${bareStringHint(h)})`;
+    throw e;
+  }
+  // (old_errors and new_errors are the CLI's RecordError, which has no hint.)
   return Object.defineProperties(JSON.parse(raw.json), renderings(raw.markdown, raw.text));
 }
 
 /** Validates a policy (text, a JS value, or a Policy): `{ok, diagnostics}`. */
 function validatePolicy(doc) {
   const input = documentInput(doc, 'policy', true);
-  return result(native.validatePolicy(input, '', plainJson(input)));
+  return result(native.validatePolicy(input, '', plainJson(input)), null, textHints([['policy', doc, input]]));
 }
 
 const NORMALIZE_OPTIONS = new Set(['client']);

@@ -101,3 +101,44 @@ test('diffPolicies: policies and records by the rule', async () => {
 });
 
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+// A string the rule read as text whose document is one bare string is most often a path the rule
+// did not take for one: the "must be an object …, not a string" says so, and whether that file
+// exists (docs/node.md, "Input kinds").
+test('a string read as text whose document is a bare string: the hint says it was not a path', async () => {
+  const missing = path.join(dir, 'policy');       // policy.YML exists: the extension was left off
+  const spaced = `${policyYaml} `;                // a trailing space
+  const nonFile = path.join(dir);                 // a directory
+  const hintOf = (r, input) => {
+    const d = r.diagnostics.find((x) => x.input === input && x.path === '' && x.severity === 'error');
+    assert.ok(d, `${input}: ${JSON.stringify(r.diagnostics)}`);
+    assert.match(d.message, /not a string/);
+    return d.hint ?? '';
+  };
+  const readAsText = /this string was read as YAML text, not as a path \(docs\/node\.md, Input kinds: .*ends in \.yaml, \.yml or \.json or names an existing file\)/;
+  for (const input of ['policy', 'runners', 'org', 'defaults', 'overrides']) {
+    const h = hintOf(check({}, { [input]: missing }), input);
+    assert.match(h, readAsText, input);
+    assert.match(h, new RegExp(`no file named ${JSON.stringify(missing).replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')} exists`), input);
+    assert.match(h, /pass a file: URL/, input);
+  }
+  const h = hintOf(check(missing), 'sandbox');
+  assert.match(h, /no file named .* exists/);
+  assert.match(hintOf(check(spaced), 'sandbox'), /the file ".*policy\.YML" exists: remove the white space around its name/);
+  assert.match(hintOf(check(nonFile), 'sandbox'), /is a directory, not a file/);
+  assert.match(hintOf(check('/dev/null'), 'sandbox'), /"\/dev\/null" is not a regular file: to read it, pass a file: URL/);
+  // The same from every entry point where the rule applies.
+  assert.match(hintOf(validatePolicy(missing), 'policy'), readAsText);
+  assert.match(hintOf(new Checker({ policy: missing }).check({}), 'policy'), readAsText);
+  assert.match(hintOf(new Checker().check({}, { defaults: missing }), 'defaults'), readAsText);
+  const [a, b] = await checkMany([{ sandbox: missing }, {}], { overrides: missing });
+  assert.match(hintOf(a, 'sandbox'), readAsText);
+  assert.match(hintOf(b, 'overrides'), readAsText);
+  await assert.rejects(diffPolicies({}, {}, undefined, { runners: missing }), { message: /not a string.*this string was read as YAML text/s });
+  // Not where the string was meant as text: Policy.fromText, a Buffer, text of more than one line,
+  // or a document that is not a bare string.
+  assert.equal(hintOf(Policy.fromText(missing), 'policy'), '');
+  assert.equal(hintOf(check(Buffer.from(missing)), 'sandbox'), '');
+  assert.equal(hintOf(check(`${missing}\n`), 'sandbox'), '');
+  assert.equal(check('42').diagnostics.some((d) => readAsText.test(d.hint ?? '')), false);
+});
