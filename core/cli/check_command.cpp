@@ -39,7 +39,7 @@ void add_check_options(CLI::App* cmd, CheckArgs& a, bool many) {
 // Reads an optional input file; false on an I/O error.
 bool read_optional(const std::string& path, std::string& text, std::string& name, const Limits& limits) {
   if (path.empty()) return true;
-  name = path == "-" ? "<stdin>" : path;
+  name = display_name(path);
   return read_input(path, text, limits);
 }
 
@@ -107,6 +107,9 @@ int run(const CheckArgs& a, const GlobalOptions& g, bool explain, bool format_gi
                  "(\"defaults\", \"overrides\")\n";
     return k_usage;
   }
+  std::vector<std::string> inputs = a.sandboxes;
+  inputs.insert(inputs.end(), {a.policy, a.defaults, a.overrides, a.runners, a.org, a.requests});
+  if (!stdin_at_most_once(explain ? "explain" : "check", inputs)) return k_usage;
   Setup setup;
   SourceTexts sources;
   if (!load_setup(a, g, setup, sources)) return k_usage;
@@ -123,7 +126,7 @@ int run(const CheckArgs& a, const GlobalOptions& g, bool explain, bool format_gi
   for (const auto& file : a.sandboxes) {
     std::string text;
     if (!read_input(file, text, g.limits)) return k_usage;
-    std::string name = file == "-" ? "<stdin>" : file;
+    std::string name = display_name(file);
     Document doc = load_document(text, file == "-" ? Format::auto_detect : format_for_path(file), name, "sandbox", g.limits);
     sources.emplace(name, text);
     Report rep{name, explain ? "explain" : "check", {}};

@@ -23,6 +23,14 @@ struct GlobalOptions {
 };
 
 void add_global_options(CLI::App& app, GlobalOptions& g);
+// --max-bytes, --max-depth, --max-nodes (and --max-aliases), each refusing a value no document
+// could meet.
+void add_limit_options(CLI::App& app, Limits& limits, bool aliases);
+
+// How outputs name a path: "<stdin>" for "-", and valid UTF-8 whatever bytes the name holds.
+std::string display_name(const std::string& path);
+// False (after saying why) when more than one of `inputs` is "-": standard input reads once.
+bool stdin_at_most_once(std::string_view command, const std::vector<std::string>& inputs);
 
 // Reads `path` ("-" = stdin) into `text`; on failure prints why and returns false.
 // Reads a file (or stdin for "-"), stopping one byte past limits.max_bytes; false on an I/O error.

@@ -23,7 +23,7 @@ struct DiffArgs {
 bool load_policy(const std::string& path, const Limits& limits, PolicyLoad& out) {
   std::string text;
   if (!read_input(path, text, limits)) return false;
-  std::string name = path == "-" ? "<stdin>" : path;
+  std::string name = display_name(path);
   out = Policy::parse(text, path == "-" ? Format::auto_detect : format_for_path(path), name, limits);
   return true;
 }
@@ -42,10 +42,7 @@ int run_diff(const DiffArgs& a) {
     std::cerr << "sandgate policy diff: OLD and NEW cannot both be standard input\n";
     return k_usage;
   }
-  if (!a.requests.empty() && a.requests == "-" && (a.old_path == "-" || a.new_path == "-")) {
-    std::cerr << "sandgate policy diff: only one input can be standard input\n";
-    return k_usage;
-  }
+  if (!stdin_at_most_once("policy diff", {a.old_path, a.new_path, a.requests, a.runners, a.org})) return k_usage;
   PolicyLoad old_policy, new_policy;
   if (!load_policy(a.old_path, a.limits, old_policy) || !load_policy(a.new_path, a.limits, new_policy)) return k_usage;
 
@@ -55,7 +52,7 @@ int run_diff(const DiffArgs& a) {
   if (!a.runners.empty()) {
     std::string text;
     if (!read_input(a.runners, text, a.limits)) return k_usage;
-    RunnersLoad r = Runners::parse(text, format_for_path(a.runners), a.runners, a.limits);
+    RunnersLoad r = Runners::parse(text, format_for_path(a.runners), display_name(a.runners), a.limits);
     if (!r.ok()) {
       print_errors(a.runners, r.diagnostics);
       std::cerr << "sandgate policy diff: the runners file has errors; fix them first\n";
@@ -66,7 +63,7 @@ int run_diff(const DiffArgs& a) {
   if (!a.org.empty()) {
     std::string text;
     if (!read_input(a.org, text, a.limits)) return k_usage;
-    OrgLoad o = Org::parse(text, format_for_path(a.org), a.org, a.limits);
+    OrgLoad o = Org::parse(text, format_for_path(a.org), display_name(a.org), a.limits);
     if (!o.ok()) {
       print_errors(a.org, o.diagnostics);
       std::cerr << "sandgate policy diff: the org file has errors; fix them first\n";
@@ -89,6 +86,11 @@ int run_diff(const DiffArgs& a) {
   PolicyDiff d = start_diff(old_policy, new_policy, a.examples);
   Stdout out;
   bool json = a.format == "json";
+  if (reader && d.old_readable && d.new_readable) {
+    // The JSON head is written before the records stream past: it must already say so.
+    d.replayed = true;
+    d.requests = reader->name();
+  }
   if (json) out.write(diff_json_head(d));
   if (reader && d.old_readable && d.new_readable) {
     DiffOptions options;
@@ -150,9 +152,7 @@ Runner add_policy_diff_command(CLI::App& app) {
   cmd->add_option("--color", a->color, "Colour in text output")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
-  cmd->add_option("--max-bytes", a->limits.max_bytes, "Largest document (and request record) accepted")->capture_default_str();
-  cmd->add_option("--max-depth", a->limits.max_depth, "Deepest nesting accepted")->capture_default_str();
-  cmd->add_option("--max-nodes", a->limits.max_nodes, "Most nodes accepted")->capture_default_str();
+  add_limit_options(*cmd, a->limits, false);
   return [cmd, a]() -> int { return cmd->parsed() ? run_diff(*a) : -1; };
 }
 

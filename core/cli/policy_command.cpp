@@ -19,6 +19,7 @@ Runner add_policy_command(CLI::App& app, GlobalOptions& g) {
   add_global_options(*validate, g);
   return [validate, args, &g]() -> int {
     if (!validate->parsed()) return -1;
+    if (!stdin_at_most_once("policy validate", args->files)) return k_usage;
     std::vector<Report> reports;
     SourceTexts sources;
     PolicyContext ctx;
@@ -26,7 +27,7 @@ Runner add_policy_command(CLI::App& app, GlobalOptions& g) {
     for (const auto& file : args->files) {
       std::string text;
       if (!read_input(file, text, g.limits)) return k_usage;
-      std::string name = file == "-" ? "<stdin>" : file;
+      std::string name = display_name(file);
       Format format = file == "-" ? Format::auto_detect : format_for_path(file);
       Report rep{name, "policy validate", validate_policy(text, format, name, g.limits, ctx)};
       sources.emplace(name, std::move(text));

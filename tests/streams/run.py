@@ -343,6 +343,52 @@ class WritesAreChecked(unittest.TestCase):
                 self.assertNotIn("cannot write", err)
 
 
+class CommandLineMisuse(unittest.TestCase):
+    """What a newcomer's slips at the command line get: a usage error that says why (exit 2), and
+    output that stays valid JSON whatever bytes a file name holds."""
+
+    def test_a_file_name_that_is_not_utf8_keeps_json_and_sarif_valid(self):
+        tmp = Tmp()
+        path = os.path.join(os.fsencode(tmp.dir), b"bad\xff.yaml")
+        with open(path, "wb") as f:
+            f.write(b'resources: {cpu: "1", memory: 1Gi}\nbogus: 1\n')  # an error: SARIF names the file
+        for fmt in ("json", "sarif"):
+            with self.subTest(fmt=fmt):
+                status, out, err, _ = run(["check", os.fsdecode(path), "--format", fmt])
+                self.assertEqual(status, 1, err)
+                document = json.loads(out.decode("utf-8"))  # raises on a raw 0xFF
+                self.assertIn("bad\ufffd.yaml", json.dumps(document, ensure_ascii=False))
+
+    def test_standard_input_named_twice_is_a_usage_error(self):
+        for args in (["check", "-", "-"], ["check", "-", "--policy", "-"], ["policy", "validate", "-", "-"],
+                     ["policy", "diff", POLICY_V1, "-", "--runners", "-"]):
+            with self.subTest(args=" ".join(a.replace(ROOT + "/", "") for a in args)):
+                status, _, err, _ = run(args, stdin_bytes=b"{}\n")
+                self.assertEqual(status, 2, err)
+                self.assertIn("standard input (-) is named 2 times", err)
+
+    def test_a_directory_says_it_is_one(self):
+        status, _, err, _ = run(["check", tempfile.gettempdir()])
+        self.assertEqual(status, 2, err)
+        self.assertIn("it is a directory", err)
+
+    def test_a_limit_no_document_could_meet_is_a_usage_error(self):
+        prod_ok = os.path.join(EXAMPLES, "sandboxes", "prod-ok.yaml")
+        for flag, value in (("--max-depth", "-1"), ("--max-bytes", "0"), ("--max-nodes", "0"), ("--max-aliases", "-5")):
+            with self.subTest(flag=flag):
+                status, _, err, _ = run(["check", prod_ok, flag, value])
+                self.assertEqual(status, 2, err)
+                self.assertIn("not in range", err)
+        self.assertEqual(run(["check", prod_ok, "--max-aliases", "0"])[0], 0)
+
+    def test_policy_diff_json_says_it_replayed_and_from_where(self):
+        status, out, err, _ = run(["policy", "diff", POLICY_V1, POLICY_V2, "--requests", REQUESTS, "--format", "json"])
+        self.assertEqual(status, 1, err)
+        document = json.loads(out.decode("utf-8"))
+        self.assertTrue(document["replayed"])
+        self.assertEqual(document["requests"], REQUESTS)
+
+
 def main():
     global ARGS
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
