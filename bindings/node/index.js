@@ -343,15 +343,36 @@ function readPath(path, label, cap = undefined, guessed = true) {
   try {
     return readFile(path, cap);
   } catch (e) {
-    if (e && e.code === 'ENOENT' && guessed) {
-      e.message += ` (${label}: a string without line breaks that ends in .yaml, .yml or .json is read as a file path;` +
-        ' pass YAML/JSON text as a Buffer, or a policy with Policy.fromText(text))';
-    } else if (e && e.code === 'EISDIR') { // read(2)'s error: Node names no path
-      e.path = path;
-      e.message = `EISDIR: ${label}: ${JSON.stringify(path)} is a directory; a path must name a file`;
-    }
-    throw e;
+    throw pathError(e, path, label, guessed);
   }
+}
+
+function pathError(e, path, label, guessed) {
+  if (e && e.code === 'ENOENT' && guessed) {
+    e.message += ` (${label}: a string without line breaks that ends in .yaml, .yml or .json is read as a file path;` +
+      ' pass YAML/JSON text as a Buffer, or a policy with Policy.fromText(text))';
+  } else if (e && e.code === 'EISDIR') { // read(2)'s error: Node names no path
+    e.path = path;
+    e.message = `EISDIR: ${label}: ${JSON.stringify(path)} is a directory; a path must name a file`;
+  }
+  return e;
+}
+
+// The path of a records file (diffPolicies), for the addon to read as the CLI reads --requests:
+// a stream may be longer than the document size limit, so it is not read here (whole) but record
+// by record on the worker, in bounded memory. Errors as readPath's, found now by stat(2) (opening a
+// FIFO here would wait for its writer on the main thread).
+function recordsPath(path, label, guessed) {
+  let stat;
+  try {
+    stat = fs.statSync(path);
+  } catch (e) {
+    throw pathError(e, path, label, guessed);
+  }
+  if (stat.isDirectory()) {
+    throw pathError(Object.assign(new Error('EISDIR'), { code: 'EISDIR', syscall: 'read' }), path, label, guessed);
+  }
+  return path;
 }
 
 // "a string", "an Object", "null": the kind of a value, for a message.
@@ -384,11 +405,10 @@ function wrongKind(value, label) {
 
 // A document input as the native side takes it: the value itself, or a file's bytes labelled with
 // its name. `policyOk`: a Policy is the right kind here (the `policy` input, validatePolicy).
-// `cap`: the most bytes of a file read (diffPolicies' records, a stream of any length, read whole).
-function documentInput(value, label, policyOk = false, cap = undefined) {
+function documentInput(value, label, policyOk = false) {
   if (value === undefined || value === null) return value;
   const t = typeof value;
-  if (t === 'string') return strIsPath(value) ? fileText(readPath(value, label, cap), value) : value;
+  if (t === 'string') return strIsPath(value) ? fileText(readPath(value, label), value) : value;
   if (t !== 'object' && t !== 'function') return value;
   let kind;
   try {
@@ -404,7 +424,7 @@ function documentInput(value, label, policyOk = false, cap = undefined) {
   }
   if (kind === 'file') {
     const path = fileURLToPath(value);
-    return fileText(readPath(path, label, cap, false), path);
+    return fileText(readPath(path, label, undefined, false), path);
   }
   if (kind) throw kind;
   return value;
@@ -710,12 +730,21 @@ async function diffPolicies(oldPolicy, newPolicy, records, options = {}) {
   if (!Number.isInteger(jobs) || jobs < 0 || jobs > MAX_JOBS) {
     throw new TypeError(`diffPolicies options: jobs must be an integer from 0 (every core) to ${MAX_JOBS}, as the CLI's --jobs, not ${numberSeen(jobs)}`);
   }
+  let recordsFile; // a path, read by the addon
   if (records !== undefined && records !== null && !Array.isArray(records)) {
     if (typeof records !== 'string' && !(records instanceof Uint8Array) && !(records instanceof URL)) {
       throw wrongKind(records, 'diffPolicies: records') ??
         new TypeError(`diffPolicies: records must be an array of records, a path, or request stream text (a string or bytes), not ${describe(records)}`);
     }
-    records = documentInput(records, 'diffPolicies: records', false, Infinity);
+    if (typeof records === 'string' && strIsPath(records)) {
+      recordsFile = recordsPath(records, 'diffPolicies: records', true);
+      records = undefined;
+    } else if (records instanceof URL && records.protocol === 'file:') {
+      recordsFile = recordsPath(fileURLToPath(records), 'diffPolicies: records', false);
+      records = undefined;
+    } else {
+      records = documentInput(records, 'diffPolicies: records');
+    }
   }
   const [, runners, org] = contextInputs(o);
   const oldInput = documentInput(oldPolicy, 'oldPolicy', true);
@@ -723,7 +752,7 @@ async function diffPolicies(oldPolicy, newPolicy, records, options = {}) {
   let raw;
   try {
     raw = await native.diffPolicies(oldInput, newInput, records ?? undefined, runners, org, o.client, o.placement,
-      Math.min(examples, 0xFFFFFFFF), jobs);
+      Math.min(examples, 0xFFFFFFFF), jobs, recordsFile);
   } catch (e) { // runners or an org with errors: the first one is in the message
     const hints = textHints([['runners', o.runners, runners], ['org', o.org, org]]);
     const m = hints !== null && e instanceof Error ? /^diffPolicies: the (runners|org) [^:]*: (SG_[A-Z0-9_]+): (.*)$/s.exec(e.message) : null;

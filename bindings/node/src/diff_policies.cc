@@ -33,6 +33,7 @@ class DiffWorker : public Napi::AsyncWorker {
   sandgate::DiffOptions options;
   bool has_records = false;
   std::unique_ptr<sandgate::RequestReader> reader;  // records given as stream text
+  std::string records_path;                          // or as a file, opened and read on the worker
   std::deque<sandgate::PendingRecord> items;        // or as an array, converted on the main thread
   // A string's unpaired surrogate (js_text): for the stream text, whether it had one; for the
   // array, each string item's first one by its 1-based position.
@@ -41,6 +42,17 @@ class DiffWorker : public Napi::AsyncWorker {
 
  protected:
   void Execute() override {
+    if (!records_path.empty()) {
+      // As the CLI reads --requests FILE: record by record, in bounded memory whatever the file (a
+      // stream may be longer than the document size limit, and a device or FIFO has no end), on
+      // this thread (opening a FIFO waits for its writer). "-" would be standard input.
+      std::string error;
+      reader = sandgate::RequestReader::open(records_path == "-" ? "./-" : records_path, {}, &error);
+      if (!reader) {
+        SetError("diffPolicies: records: " + error);
+        return;
+      }
+    }
     sandgate::PolicyDiff d = sandgate::start_diff(old_policy, new_policy, options.examples);
     if (has_records && d.old_readable && d.new_readable) {
       sandgate::PolicyDiffer differ(old_policy.policy, new_policy.policy, runners, org, options.check);
@@ -104,9 +116,10 @@ bool absent(const Napi::Value& v) { return v.IsUndefined() || v.IsNull(); }
 
 }  // namespace
 
-// diffPolicies(old, new, records, runners, org, client, placement, examples, jobs)
+// diffPolicies(old, new, records, runners, org, client, placement, examples, jobs, recordsPath)
 //   old, new: policy handles, text or JS values; records: undefined, stream text (string or bytes)
-//   or an array of records (JS values, or one JSON Lines line as a string)
+//   or an array of records (JS values, or one JSON Lines line as a string); recordsPath: a file of
+//   records (records then undefined), read on the worker as the CLI reads --requests
 //   → Promise<{json, markdown, text}>
 Napi::Value diff_policies(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -115,7 +128,10 @@ Napi::Value diff_policies(const Napi::CallbackInfo& info) {
     worker->old_policy = policy_load(env, info[0], "<old>");
     worker->new_policy = policy_load(env, info[1], "<new>");
     Napi::Value records = info[2];
-    if (!absent(records)) {
+    if (info[9].IsString()) {
+      worker->has_records = true;
+      worker->records_path = info[9].As<Napi::String>().Utf8Value();
+    } else if (!absent(records)) {
       worker->has_records = true;
       std::string text, file;
       if (records.IsArray()) {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { check, Checker, checkMany, Policy, validatePolicy } from 'sandgate';
+import { check, Checker, checkMany, diffPolicies, Policy, validatePolicy } from 'sandgate';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandgate-file-reads-'));
 
@@ -57,4 +57,31 @@ test('a file: URL or Policy.load that names no file gets no hint about the Input
   assert.throws(() => Policy.load(missing), (e) => e.code === 'ENOENT' && !/read as a file path/.test(e.message));
   assert.throws(() => check({}, { policy: pathToFileURL(missing) }), (e) => e.code === 'ENOENT' && !/read as a file path/.test(e.message));
   assert.throws(() => check({}, { policy: missing }), (e) => e.code === 'ENOENT' && /policy: a string without line breaks/.test(e.message));
+});
+
+// diffPolicies' records are a stream, which may be longer than the document size limit: a file of
+// them is read as the CLI reads `--requests FILE`, record by record in bounded memory, so an
+// endless one (/dev/zero) is read on and on (as `sandgate policy diff … --requests /dev/zero` is),
+// never whole into memory.
+test('an endless records file is read in bounded memory, as the CLI reads --requests', { skip: !fs.existsSync('/dev/zero') }, () => {
+  const zeroJsonl = path.join(dir, 'zero.json'); // a path by the rule
+  fs.symlinkSync('/dev/zero', zeroJsonl);
+  const script = fileURLToPath(new URL('./fixtures/endless-records.cjs', import.meta.url));
+  const run = spawnSync('/bin/sh', ['-c', 'ulimit -v 4000000; exec "$0" "$@"', process.execPath, script, zeroJsonl],
+    { encoding: 'utf8', timeout: 60_000 });
+  // The child ends itself with SIGKILL: process.exit() would wait for the reads, which never end.
+  assert.equal(run.signal, 'SIGKILL', `${run.status} ${run.stderr}`);
+  const { grewMiB, settled } = JSON.parse(run.stdout);
+  assert.deepEqual(settled, [], 'still reading, as the CLI is');
+  assert.ok(grewMiB < 256, `the resident set grew by ${grewMiB} MiB`);
+});
+
+test('a records file keeps the errors of a path: ENOENT with the rule\'s hint, EISDIR naming it', async () => {
+  const missing = path.join(dir, 'missing-records.json');
+  await assert.rejects(diffPolicies({}, {}, missing), (e) => e.code === 'ENOENT' && /diffPolicies: records: a string without line breaks/.test(e.message));
+  await assert.rejects(diffPolicies({}, {}, pathToFileURL(missing)), (e) => e.code === 'ENOENT' && !/read as a file path/.test(e.message));
+  const sub = path.join(dir, 'records.json');
+  fs.mkdirSync(sub);
+  await assert.rejects(diffPolicies({}, {}, sub), (e) => e.code === 'EISDIR' && e.path === sub &&
+    e.message.includes(`diffPolicies: records: ${JSON.stringify(sub)} is a directory`));
 });
