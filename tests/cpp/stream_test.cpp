@@ -190,6 +190,20 @@ TEST(YamlList, items_are_records) {
   EXPECT_TRUE(read_all("", "r.yaml").empty());
 }
 
+TEST(YamlList, text_in_memory_starting_like_a_block_list_is_one_whatever_its_label) {
+  // Bytes a binding hands over have no file name to tell; they are read as standard input is.
+  for (const char* text : {"- container_image: a\n- container_image: b\n", "---\n- container_image: a\n- {}\n",
+                           "# two\n- container_image: a\n- {}\n"}) {
+    auto rs = read_all(text, "<records>");
+    ASSERT_EQ(rs.size(), 2u) << text;
+    EXPECT_TRUE(rs[0].readable() && rs[1].readable()) << text;
+  }
+  auto lines = read_all("{\"container_image\": \"a\"}\n- not json\n", "<records>");
+  ASSERT_EQ(lines.size(), 2u);  // JSON Lines: the second line is one bad record
+  EXPECT_TRUE(lines[0].readable());
+  EXPECT_EQ(code_of(lines[1]), "SG_SYNTAX");
+}
+
 TEST(OrderedPool, delivers_in_input_order_whatever_finishes_first) {
   for (unsigned jobs : {1u, 2u, 4u}) {
     stream::PoolOptions o;

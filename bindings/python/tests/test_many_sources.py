@@ -181,3 +181,26 @@ def test_problems_the_stream_reader_finds_name_the_stream_as_given(kind: str, tm
     (error,) = results[1].errors
     assert error.code == "SG_DOC_TOO_LARGE"
     assert error.source is not None and (error.source.file, error.source.line) == (str(path), 2)
+
+
+@pytest.mark.parametrize("kind", ["bytes", "BytesIO", "file object"])
+def test_a_yaml_list_without_a_telling_name_is_read_as_one_as_the_cli_reads_stdin(kind: str, tmp_path: Path) -> None:
+    import io
+
+    policy = {"constraints": {"resources": {"max_cpu": "8"}}}
+    text = b'# two requests\n- resources: {cpu: "1", memory: 1Gi}\n- resources: {cpu: "99", memory: 1Gi}\n'
+    if kind == "bytes":
+        source: object = text
+    elif kind == "BytesIO":
+        source = io.BytesIO(text)
+    else:
+        path = tmp_path / "requests"  # no extension: the name says nothing
+        path.write_bytes(text)
+        source = open(path, "rb")
+    try:
+        results = list(sandgate.check_many(source, policy=policy))
+    finally:
+        if hasattr(source, "close"):
+            source.close()  # type: ignore[union-attr]
+    assert [r.ok for r in results] == [True, False]
+    assert [d.code for d in results[1].errors] == ["SG_RESOURCE_ABOVE_MAX"]

@@ -391,7 +391,9 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 }
 
 // Auto-detection on the first chunk (see stream.h).
-StreamFormat detect(RequestReader::Source& s, const std::string& path, bool is_stdin) {
+// `nameless`: standard input, text handed over in memory, a pipe or a FIFO — a source whose name
+// cannot say what it holds, so its first bytes may show a YAML block list.
+StreamFormat detect(RequestReader::Source& s, const std::string& path, bool nameless) {
   if (ends_with(path, ".yaml") || ends_with(path, ".yml")) return StreamFormat::yaml_list;
   if (!s.more()) return StreamFormat::json_lines;
   std::string_view head(s.here(), s.available());
@@ -399,7 +401,7 @@ StreamFormat detect(RequestReader::Source& s, const std::string& path, bool is_s
   std::size_t first = head.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos) return StreamFormat::json_lines;
   if (head[first] == '[') return StreamFormat::json_list;
-  if (is_stdin) {
+  if (nameless) {
     std::string_view rest = head.substr(first);
     if (rest.substr(0, 2) == "- " || rest.substr(0, 2) == "-\n" || rest.substr(0, 3) == "---" || rest[0] == '#') {
       return StreamFormat::yaml_list;
@@ -448,6 +450,7 @@ std::unique_ptr<RequestReader> RequestReader::open(const std::string& path, cons
   auto s = std::make_unique<Source>();
   bool is_stdin = path == "-";
   s->path = is_stdin ? "standard input" : path;
+  bool nameless = is_stdin;
   if (is_stdin) {
     s->fd = STDIN_FILENO;
   } else {
@@ -464,10 +467,11 @@ std::unique_ptr<RequestReader> RequestReader::open(const std::string& path, cons
         return nullptr;
       }
       if (S_ISREG(st.st_mode)) s->size = static_cast<std::uint64_t>(st.st_size);
+      nameless = !S_ISREG(st.st_mode);
     }
   }
   std::string name = is_stdin ? "<stdin>" : path;
-  StreamFormat f = options.format == StreamFormat::auto_detect ? detect(*s, path, is_stdin) : options.format;
+  StreamFormat f = options.format == StreamFormat::auto_detect ? detect(*s, path, nameless) : options.format;
   if (!s->error.empty()) {
     if (error) *error = s->error;
     return nullptr;
@@ -480,7 +484,7 @@ std::unique_ptr<RequestReader> RequestReader::from_text(std::string text, std::s
   s->data = std::move(text);
   s->eof = true;
   s->path = name;
-  StreamFormat f = options.format == StreamFormat::auto_detect ? detect(*s, name, false) : options.format;
+  StreamFormat f = options.format == StreamFormat::auto_detect ? detect(*s, name, true) : options.format;
   return make_reader(f, std::move(s), std::move(name), options);
 }
 
