@@ -105,7 +105,8 @@ std::shared_ptr<const T> take(Napi::Env env, const Compiled<T>& c, const char* w
   for (const auto& d : c.diagnostics) {
     if (d.severity == sandgate::Severity::error) {
       std::string where = d.path.empty() ? std::string() : " at " + d.path;
-      throw Napi::Error::New(env, std::string("diffPolicies: the ") + what + " have errors; fix them first: " +
+      // "the <what> input has", which reads right for every input (runners, org, old policy, …).
+      throw Napi::Error::New(env, std::string("diffPolicies: the ") + what + " input has errors; fix them first: " +
                                       std::string(d.name()) + where + ": " + d.message);
     }
   }

@@ -58,7 +58,11 @@ test('wrong arguments reject with TypeError; runners with errors are refused', a
   // A count of examples past 2^32 keeps every example (it does not wrap to 0).
   const all = await diffPolicies(OLD, NEW, STREAM, { examples: 2 ** 40 });
   assert.deepEqual(all.newly_rejected_by_code, (await diffPolicies(OLD, NEW, STREAM, { examples: 1e6 })).newly_rejected_by_code);
-  await assert.rejects(diffPolicies(OLD, NEW, [], { runners: 'runners: 5' }), /runners have errors/);
+  // Runners or an org with errors are refused, as the CLI refuses them, in a grammatical sentence.
+  await assert.rejects(diffPolicies(OLD, NEW, [], { runners: 'runners: 5' }),
+    { message: /^diffPolicies: the runners input has errors; fix them first: SG_\w+ at \/runners: / });
+  await assert.rejects(diffPolicies(OLD, NEW, [], { org: 'gpu_allowed: 5' }),
+    { message: /^diffPolicies: the org input has errors; fix them first: SG_\w+ at \/gpu_allowed: / });
 });
 
 test('a records file keeps its name, as the CLI names it; two text policies are <old> and <new>', async () => {
