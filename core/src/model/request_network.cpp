@@ -133,28 +133,26 @@ DeclaredRule read_declared(RequestCompiler& c, const Cursor& at, std::size_t ind
   for (std::size_t i = 0; i < ports.size(); ++i) {
     Cursor p = ports.at(i);
     PortRange pr;
-    Cursor port_at = p;
     if (p.node->is_int()) {
       pr.port = p.node->integer;
     } else {
       // PortRange(end_port=…) without port is its constructor's TypeError (the schema's
       // SG_REQUIRED_ARGUMENT): no range to check.
       if (p.node->is_object() && !p["port"]) continue;
-      port_at = p["port"];
       pr.port = p["port"].integer();
       pr.end_port = p["end_port"].integer();
       pr.protocol = upper(p["protocol"].str("TCP"));
     }
-    // A port past int32 has its SG_INTEGER_RANGE from the schema already: one error for one value.
-    bool port_reported = port_at.node->is_int() && c.error_at(port_at.layer, port_at.path());
-    if (!port_reported && (pr.port < 1 || pr.port > 65535)) invalid(p, "port " + std::to_string(pr.port) + " is outside 1..65535");
-    Cursor end_at = p["end_port"];
-    bool end_reported = end_at.is_int() && c.error_at(end_at.layer, end_at.path());
-    if (port_reported || end_reported) {
-      // The range is not checked against a value the schema refused.
-    } else if (pr.end_port != 0 && (pr.end_port < pr.port || pr.end_port > 65535)) {
+    // An entry the schema refused (a string, null, a value past int32) has its error already: one
+    // error for one value, not a second "port 0 is outside 1..65535" about the fallback.
+    if (c.reported_under(p.layer, p.path())) {
+      r.ports.push_back(pr);
+      continue;
+    }
+    if (pr.port < 1 || pr.port > 65535) invalid(p, "port " + std::to_string(pr.port) + " is outside 1..65535");
+    if (pr.end_port != 0 && (pr.end_port < pr.port || pr.end_port > 65535)) {
       invalid(p, "end_port " + std::to_string(pr.end_port) + " must be between port " + std::to_string(pr.port) + " and 65535");
-    } else if (Cursor ep = end_at; ep.is_int() && ep.node->integer == 0) {
+    } else if (Cursor ep = p["end_port"]; ep.is_int() && ep.node->integer == 0) {
       // The proto reads 0 as "a single port" (policies keep that, P-7); cwsandbox's PortRange
       // requires a set end_port in port..65535.
       c.report(Code::PYTHON_CLIENT_RULE, ep, "PortRange.end_port must be " + std::to_string(pr.port) + "-65535, got 0",
