@@ -5,6 +5,7 @@
 // the text; and the Node binding's direct JSON reader (sandgate/json_value.h) accepts only text that
 // the JSON loader reads without an error, into the same tree when no number in it is past 2^53.
 // Run: build/fuzz/fuzz/fuzz_sandbox -dict=fuzz/dict/sandbox.dict CORPUS
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <tuple>
@@ -45,6 +46,8 @@ std::vector<std::tuple<sandgate::Code, std::string, int, int>> diagnostic_keys(c
 // keeps.
 bool has_big_number(const sandgate::Node& n) {
   if (n.is_int() && (n.int_overflow || n.integer > (std::int64_t{1} << 53) || n.integer < -(std::int64_t{1} << 53))) return true;
+  // 2E023: the loader keeps a double, the direct reader (JS semantics) a whole number past int64.
+  if (n.kind == sandgate::NodeKind::number && std::fabs(n.number) > 9007199254740992.0) return true;
   for (const auto& i : n.items) {
     if (has_big_number(i)) return true;
   }
