@@ -2,6 +2,9 @@
 // record-level diagnostics with true line:column; bounded memory for long lines; the ordered pool.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
+
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -202,6 +205,31 @@ TEST(YamlList, text_in_memory_starting_like_a_block_list_is_one_whatever_its_lab
   ASSERT_EQ(lines.size(), 2u);  // JSON Lines: the second line is one bad record
   EXPECT_TRUE(lines[0].readable());
   EXPECT_EQ(code_of(lines[1]), "SG_SYNTAX");
+}
+
+TEST(StreamOptions, a_name_given_for_a_path_opened_under_another_names_and_types_the_stream) {
+  // A binding opens /dev/fd/N or its own pipe: the user's name is what diagnostics show, and its
+  // extension decides the format as it would have.
+  std::string path = testing::TempDir() + "sandgate_stream_named";
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << "- container_image: a\n- 3\n";
+  }
+  StreamOptions o;
+  o.name = "requests.yaml";
+  std::string error;
+  auto reader = RequestReader::open(path, o, &error);
+  ASSERT_TRUE(reader) << error;
+  EXPECT_EQ(reader->name(), "requests.yaml");
+  EXPECT_EQ(reader->format(), StreamFormat::yaml_list);
+  PendingRecord a, b, none;
+  EXPECT_TRUE(reader->next(a) && reader->next(b));
+  EXPECT_FALSE(reader->next(none));
+  std::string missing_error;
+  o.name = "the user's name";
+  EXPECT_FALSE(RequestReader::open(path + ".missing", o, &missing_error));
+  EXPECT_EQ(missing_error.rfind("cannot read the user's name: ", 0), 0u) << missing_error;
+  std::remove(path.c_str());
 }
 
 TEST(OrderedPool, delivers_in_input_order_whatever_finishes_first) {

@@ -63,27 +63,6 @@ std::exception_ptr fetch_python_error() {
   }
 }
 
-bool ends_with(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && std::string_view(s).substr(s.size() - suffix.size()) == suffix;
-}
-
-// The core's name rule for a stream (stream.h), for a stream it reads under another name (a pipe,
-// /dev/fd/N): a .yaml/.yml name is a YAML list; anything else is detected from its first bytes, as
-// for a file (a JSON list, else JSON Lines).
-StreamFormat format_for_name(const std::string& name) {
-  return ends_with(name, ".yaml") || ends_with(name, ".yml") ? StreamFormat::yaml_list : StreamFormat::auto_detect;
-}
-
-// Problems the core's reader found name the path it opened (a pipe, /dev/fd/N): they name the
-// stream as the user gave it instead.
-void rename_source(PendingRecord& p, const std::string& from, const std::string& to) {
-  auto fix = [&](Diagnostic& d) {
-    if (d.source && d.source->file == from) d.source->file = to;
-  };
-  if (p.problem) fix(*p.problem);
-  for (auto& d : p.tree_diagnostics) fix(d);
-}
-
 // A stream the binding reads itself (a file it opened, or a Python file object) and hands to the
 // core's reader through a pipe. The core's reader runs on a thread of its own: on a line that never
 // ends (/dev/zero) one call into it reads for ever, and on the calling thread nothing could
@@ -111,7 +90,6 @@ class FedStream {
 #endif
     rfd_ = p[0];
     wfd_ = p[1];
-    format_ = format_for_name(name_);
     reader_thread_ = std::thread([this] { read_records(); });
   }
   FedStream(const FedStream&) = delete;
@@ -173,13 +151,11 @@ class FedStream {
     std::string error;
     try {
       StreamOptions options;
-      options.format = format_;
-      std::string pipe_path = "/dev/fd/" + std::to_string(rfd_);
-      std::unique_ptr<RequestReader> reader = RequestReader::open(pipe_path, options, &error);
+      options.name = name_;  // the pipe's path says nothing: the stream is named, and detected, as given
+      std::unique_ptr<RequestReader> reader = RequestReader::open("/dev/fd/" + std::to_string(rfd_), options, &error);
       if (reader) {
         PendingRecord p;
         while (reader->next(p)) {
-          rename_source(p, pipe_path, name_);
           std::lock_guard lock(mu_);
           queue_.push_back(std::move(p));
           cv_.notify_one();
@@ -188,11 +164,11 @@ class FedStream {
         error = reader->error();
       }
     } catch (const std::exception& e) {
-      error = e.what();
+      error = error_name_ + ": " + e.what();
     }
     {
       std::lock_guard lock(mu_);
-      reader_error_ = error.empty() ? error : error_name_ + ": " + error;
+      reader_error_ = error;  // the core's message names the stream (options.name)
       reader_done_ = true;
       cv_.notify_one();
     }
@@ -287,7 +263,6 @@ class FedStream {
   py::object file_;
   std::string name_, error_name_;
   int rfd_ = -1, wfd_ = -1;
-  StreamFormat format_ = StreamFormat::auto_detect;
   std::string buffer_;
   std::exception_ptr error_;
   bool fed_all_ = false;
@@ -328,11 +303,8 @@ std::optional<Diagnostic> unreadable_object(const Converted& c) {
 // Where the records come from. next() is called with the GIL released.
 class RecordSource {
  public:
-  // `name`: what diagnostics call the stream, when the reader opened it under another (/dev/fd/N).
-  RecordSource(std::unique_ptr<RequestReader> reader, std::string name = "")
-      : reader_(std::move(reader)), name_(name.empty() ? reader_->name() : std::move(name)) {
+  explicit RecordSource(std::unique_ptr<RequestReader> reader) : reader_(std::move(reader)), name_(reader_->name()) {
     limits_ = reader_->limits();
-    if (name_ != reader_->name()) opened_as_ = reader_->name();
   }
   RecordSource(std::unique_ptr<FedStream> fed, std::string name) : fed_(std::move(fed)), name_(std::move(name)) {}
   RecordSource(py::object iterator, py::object prepare, std::string name)
@@ -356,10 +328,7 @@ class RecordSource {
       return false;
     }
     if (reader_) {
-      if (reader_->next(out)) {
-        if (!opened_as_.empty()) rename_source(out, opened_as_, name_);
-        return true;
-      }
+      if (reader_->next(out)) return true;
       ended_ = true;
       return false;
     }
@@ -457,7 +426,7 @@ class RecordSource {
   std::unique_ptr<RequestReader> reader_;
   std::unique_ptr<FedStream> fed_;
   py::object iterator_, prepare_;
-  std::string name_, opened_as_;
+  std::string name_;
   Limits limits_;
   std::deque<PendingRecord> buffer_;
   std::size_t count_ = 0;
@@ -478,7 +447,7 @@ std::unique_ptr<RecordSource> open_source(py::object records, py::object prepare
       // as it can (the feed's pipe and thread cost a fifth of a small record), and Python sees the
       // signals between chunks. It opens the file again through /dev/fd, so the name is any bytes.
       StreamOptions options;
-      options.format = format_for_name(name);
+      options.name = name;
       std::string path = "/dev/fd/" + std::to_string(fd), error;
       std::unique_ptr<RequestReader> reader;
       {
@@ -487,7 +456,7 @@ std::unique_ptr<RecordSource> open_source(py::object records, py::object prepare
       }
       if (reader) {
         ::close(fd);
-        return std::make_unique<RecordSource>(std::move(reader), name);
+        return std::make_unique<RecordSource>(std::move(reader));
       }
       // not expected (no /dev/fd): the feed reads the descriptor itself
     }

@@ -37,6 +37,9 @@ std::string_view to_string(StreamFormat f);
 struct StreamOptions {
   StreamFormat format = StreamFormat::auto_detect;
   Limits limits;  // applied to every record (a YAML list: to the whole file)
+  // What the stream is called when the path opened is not the user's (a binding opens /dev/fd/N or
+  // a pipe it feeds): diagnostics name it, and auto-detection reads its extension. Empty: the path.
+  std::string name;
 };
 
 // The diagnostics' label for record-level problems (`Diagnostic::input`).

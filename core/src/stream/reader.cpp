@@ -449,29 +449,30 @@ std::unique_ptr<RequestReader> RequestReader::open(const std::string& path, cons
                                                    std::string* error) {
   auto s = std::make_unique<Source>();
   bool is_stdin = path == "-";
-  s->path = is_stdin ? "standard input" : path;
+  const std::string& given = options.name.empty() ? path : options.name;
+  s->path = is_stdin ? "standard input" : given;
   bool nameless = is_stdin;
   if (is_stdin) {
     s->fd = STDIN_FILENO;
   } else {
     s->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (s->fd < 0) {
-      if (error) *error = "cannot read " + path + ": " + std::strerror(errno);
+      if (error) *error = "cannot read " + given + ": " + std::strerror(errno);
       return nullptr;
     }
     s->own_fd = true;
     struct stat st;
     if (::fstat(s->fd, &st) == 0) {
       if (S_ISDIR(st.st_mode)) {
-        if (error) *error = "cannot read " + path + ": it is a directory";
+        if (error) *error = "cannot read " + given + ": it is a directory";
         return nullptr;
       }
       if (S_ISREG(st.st_mode)) s->size = static_cast<std::uint64_t>(st.st_size);
       nameless = !S_ISREG(st.st_mode);
     }
   }
-  std::string name = is_stdin ? "<stdin>" : path;
-  StreamFormat f = options.format == StreamFormat::auto_detect ? detect(*s, path, nameless) : options.format;
+  std::string name = is_stdin ? "<stdin>" : given;
+  StreamFormat f = options.format == StreamFormat::auto_detect ? detect(*s, given, nameless) : options.format;
   if (!s->error.empty()) {
     if (error) *error = s->error;
     return nullptr;
