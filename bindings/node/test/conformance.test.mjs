@@ -6,7 +6,7 @@
 // to (the `yaml` package's YAML 1.1 typing, as the C++ loader reads scalars, but timestamps kept as
 // strings; integers as numbers, and as BigInt past Number.MAX_SAFE_INTEGER), so the converter from
 // JS values is tested by the same cases. Through values, `line` and `column` are not compared
-// (values have no source), and a case stays text-only when its text does not decode, an input
+// (values have no source) but the order is, against the text's (readingOrderFailures), and a case stays text-only when its text does not decode, an input
 // decodes to a string (which the API reads as text), or it expects a diagnostic only text can cause
 // (rules L-*, but for the depth, size and integer checks, which values meet too).
 //
@@ -175,14 +175,51 @@ function checkInputs(c, values) {
   }];
 }
 
+// The case's result, from its text or (given) from the JS values its text decodes to.
+function resultOf(c, values) {
+  if (c.kind !== 'policy') return check(...checkInputs(c, values));
+  if (values) return validatePolicy(Policy.fromObject(values.policy));
+  return validatePolicy(Policy.fromText(c.spec.policy, { file: 'policy.yaml' }));
+}
+
+// A value's diagnostics must come in its text's reading order (inputs by first mention, then line
+// and column). Where the text puts two at one place (a YAML block mapping stands where its first
+// key does) either order is that order; and the result leads with the same error, so the same
+// exception is thrown.
+function readingOrderFailures(fromText, fromValues) {
+  const inputs = [];
+  const places = new Map();
+  for (const d of fromText.diagnostics) {
+    if (!inputs.includes(d.input)) inputs.push(d.input);
+    const key = `${d.code} ${d.input} ${d.path}`;
+    if (!places.has(key)) places.set(key, []);
+    places.get(key).push([inputs.indexOf(d.input), d.source?.line ?? 0, d.source?.column ?? 0]);
+  }
+  const order = [];
+  for (const d of fromValues.diagnostics) {
+    const found = places.get(`${d.code} ${d.input} ${d.path}`);
+    if (!found?.length) return []; // not the same diagnostics: compareDiagnostics says how
+    order.push([found.shift(), d]);
+  }
+  const before = (a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+  for (let i = 1; i < order.length; i++) {
+    const [[a, da], [b, db]] = [order[i - 1], order[i]];
+    if (before(b, a) < 0) {
+      return [`out of the text's reading order: ${describeActual(db)} (text at ${b}) after ${describeActual(da)} (text at ${a})`];
+    }
+  }
+  return [];
+}
+
 function runCheck(c, values) {
-  return judgeCheck(c, check(...checkInputs(c, values)), !values);
+  return judgeCheck(c, resultOf(c, values), !values);
 }
 
 async function runCheckMany(c, values) {
   const [sandbox, { defaults, overrides, ...context }] = checkInputs(c, values);
   const [result] = await new Checker(context).checkMany([{ sandbox, defaults, overrides }]);
-  return judgeCheck(c, result, false);
+  const failures = judgeCheck(c, result, false);
+  return failures.length ? failures : readingOrderFailures(resultOf(c), result);
 }
 
 function judgeCheck(c, result, positions) {
@@ -209,8 +246,7 @@ function judgeCheck(c, result, positions) {
 function runCase(c, values) {
   if (c.kind === 'policy') {
     if (typeof c.spec.policy !== 'string') return ['policy cases need `policy` text'];
-    if (values) return compareDiagnostics(c, validatePolicy(Policy.fromObject(values.policy)), false);
-    return compareDiagnostics(c, validatePolicy(Policy.fromText(c.spec.policy, { file: 'policy.yaml' })));
+    return compareDiagnostics(c, resultOf(c, values), !values);
   }
   return runCheck(c, values);
 }
@@ -244,6 +280,7 @@ for (const path of files) {
       const values = asValues(c);
       test(`${c.name} (through JS values)`, { skip: typeof values === 'string' ? `from text only: ${values}` : false }, () => {
         const failures = runCase(c, values);
+        if (!failures.length) failures.push(...readingOrderFailures(resultOf(c), resultOf(c, values)));
         assert.deepEqual(failures, [], `${c.rel} :: ${c.name} (through JS values)\n${failures.join('\n')}`);
       });
       if (c.kind !== 'check' || typeof values === 'string') continue;

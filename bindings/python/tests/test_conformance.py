@@ -11,7 +11,8 @@ and of the C++ runner, tests/conformance/conformance_cases.cpp, which this file 
 Every case runs twice (issue 12, item 4): from its text, and from the Python values its text
 decodes to (PyYAML's YAML 1.1 typing, as the C++ loader reads scalars, but timestamps kept as
 strings), so the converter from Python values is tested by the same cases. Through values, `line`
-and `column` are not compared (values have no source), and a case is left to the text run alone
+and `column` are not compared (values have no source) but the order is: the text's reading order
+(reading_order_failures), and a case is left to the text run alone
 when its text does not decode or it expects a diagnostic that only text can cause (rules L-*:
 syntax, duplicate keys, tags, aliases, UTF-8, YAML 1.1 words…; the depth, size and integer checks
 of L-* do run through values). A mapping tagged with an SDK option class (`!RegisteredVolumeOptions
@@ -223,7 +224,14 @@ def text_of(case: Case, key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def run_check(case: Case, values: dict[str, Any] | None = None) -> list[str]:
+def result_of(case: Case, values: dict[str, Any] | None = None) -> sandgate.Result:
+    """The case's result, from its text or (given) from the values its text decodes to."""
+    if case.kind == "policy":
+        if values is not None:
+            return sandgate.validate_policy(sandgate.Policy.from_dict(values["policy"]))
+        text = text_of(case, "policy")
+        assert text is not None, "policy cases need `policy` text"
+        return sandgate.validate_policy(sandgate.Policy.from_text(text))
     options = case.spec.get("options") if isinstance(case.spec.get("options"), dict) else {}
     assert isinstance(options, dict)
     if values is None:  # from text; the text is given as bytes, which is always text
@@ -232,12 +240,41 @@ def run_check(case: Case, values: dict[str, Any] | None = None) -> list[str]:
     else:
         given = dict(values)
         sandbox = given.pop("sandbox", {})
-    result = sandgate.check(
+    return sandgate.check(
         sandbox,
         **given,
         client=options.get("client", "python"),
         placement=options.get("placement") or None,
     )
+
+
+def reading_order_failures(from_text: sandgate.Result, from_values: sandgate.Result) -> list[str]:
+    """A value's diagnostics must come in its text's reading order (inputs by first mention, then
+    line and column). Where the text puts two at one place (a YAML block mapping stands where its
+    first key does) either order is that order; and the result leads with the same error, so the
+    same exception is raised."""
+    text = list(from_text.diagnostics)
+    inputs: list[str] = []
+    places: dict[tuple[str, str, str], list[tuple[int, int, int]]] = {}
+    for d in text:
+        if d.input not in inputs:
+            inputs.append(d.input)
+        where = (d.source.line, d.source.column) if d.source else (0, 0)
+        places.setdefault((d.code, d.input, d.path), []).append((inputs.index(d.input), *where))
+    order = []
+    for d in from_values.diagnostics:
+        found = places.get((d.code, d.input, d.path))
+        if not found:
+            return []  # not the same diagnostics: compare_diagnostics says how
+        order.append((found.pop(0), d))
+    for (a, da), (b, db) in zip(order, order[1:]):
+        if b < a:
+            return [f"out of the text's reading order: {describe(db)} (text at {b}) after {describe(da)} (text at {a})"]
+    return []
+
+
+def run_check(case: Case, values: dict[str, Any] | None = None) -> list[str]:
+    result = result_of(case, values)
     failures = compare_diagnostics(case, result, positions=values is None)
     expect = case.spec["expect"]
     runtime = result.runtime_class
@@ -263,11 +300,7 @@ def run_check(case: Case, values: dict[str, Any] | None = None) -> list[str]:
 
 def run_case(case: Case, values: dict[str, Any] | None = None) -> list[str]:
     if case.kind == "policy":
-        text = text_of(case, "policy")
-        assert text is not None, "policy cases need `policy` text"
-        if values is not None:
-            return compare_diagnostics(case, sandgate.validate_policy(sandgate.Policy.from_dict(values["policy"])), positions=False)
-        return compare_diagnostics(case, sandgate.validate_policy(sandgate.Policy.from_text(text)))
+        return compare_diagnostics(case, result_of(case, values), positions=values is None)
     return run_check(case, values)
 
 
@@ -294,5 +327,5 @@ def test_conformance_through_values(case: Case) -> None:
     values = as_values(case)
     if isinstance(values, str):
         pytest.skip(f"from text only: {values}")
-    failures = run_case(case, values)
+    failures = run_case(case, values) or reading_order_failures(result_of(case), result_of(case, values))
     assert not failures, f"{case.file} :: {case.name} (through Python values)\n" + "\n".join(failures)

@@ -68,6 +68,10 @@ struct Diagnostic {
   std::string message;                   // one sentence: what is wrong and the value seen
   std::string hint;                      // how to fix it; may be empty
   std::vector<Related> related;          // secondary locations, in order of relevance
+  // An input given as a native value has no source; this is where the value stands in the
+  // input's walk order (Mark::walk_order), so that the diagnostics are put in the reading order
+  // the same value's text would give them. 0 otherwise. Ordering only: no output shows it.
+  std::int32_t walk_order = 0;
 
   const CodeInfo& info() const { return code_info(code); }
   std::string_view name() const { return info().name; }

@@ -10,11 +10,16 @@
 
 namespace sandgate {
 
-// A 1-based position; line 0 means "not from text".
+// Where a value stands in its input. From text: its 1-based line and column. From a binding's
+// native value, which has no text: line 0 and, in `column`, the value's place in its input's walk
+// order (1 the root, then each key and each value as a reader of the same value's text would meet
+// them), so that its diagnostics read in the order that text's would. Both 0: nowhere.
 struct Mark {
   std::int32_t line = 0;
   std::int32_t column = 0;
-  bool known() const { return line > 0; }
+  bool known() const { return line > 0; }                  // a position in text
+  bool placed() const { return line > 0 || column > 0; }   // a position in text or a walk order
+  std::int32_t walk_order() const { return line > 0 ? 0 : column; }
 };
 
 enum class NodeKind : std::uint8_t { null, boolean, integer, number, string, array, object };
@@ -102,6 +107,10 @@ struct Member {
 };
 
 inline Node::Node() {}  // NOLINT(modernize-use-equals-default): see the declaration
+
+// Gives every value and key of a tree built from a native value its walk order (see Mark); a tree
+// whose root is already placed (read from text, or numbered before) is left as it is.
+void place_in_walk_order(Node& root);
 
 // RFC 6901: `base` + "/" + escaped `token`.
 std::string pointer_join(std::string_view base, std::string_view token);

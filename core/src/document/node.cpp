@@ -1,5 +1,6 @@
 // Node tree helpers: lookup, display, JSON Pointer.
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <utility>
@@ -236,6 +237,31 @@ bool needs_pointer_escape(std::string_view token) {
 }
 
 }  // namespace
+
+namespace {
+
+void place_below(Node& n, std::int32_t& next) {
+  // Past int32 (a tree is limited to far fewer nodes) the order stops growing rather than wrap.
+  auto take = [&] { return next < INT32_MAX ? next++ : next; };
+  for (Member& m : n.members) {
+    m.key_mark = Mark{0, take()};
+    m.value.mark = Mark{0, take()};
+    place_below(m.value, next);
+  }
+  for (Node& item : n.items) {
+    item.mark = Mark{0, take()};
+    place_below(item, next);
+  }
+}
+
+}  // namespace
+
+void place_in_walk_order(Node& root) {
+  if (root.mark.placed()) return;
+  std::int32_t next = 1;
+  root.mark = Mark{0, next++};
+  place_below(root, next);
+}
 
 void pointer_append(std::string& path, std::string_view token) {
   path += '/';

@@ -6,6 +6,7 @@
 namespace sandgate {
 
 Document document_from_node(Node root, std::string input, std::string file) {
+  place_in_walk_order(root);
   Document d;
   d.root = std::move(root);
   d.input = std::move(input);

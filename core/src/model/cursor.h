@@ -54,7 +54,7 @@ struct Cursor {
   }
 
   explicit operator bool() const { return node != nullptr; }
-  Mark mark() const { return node && node->mark.known() ? node->mark : (member ? member->key_mark : Mark{}); }
+  Mark mark() const { return node && node->mark.placed() ? node->mark : (member ? member->key_mark : Mark{}); }
 
   // One named result each (NRVO): an absent value's cursor is returned as it was made, not moved.
   Cursor operator[](std::string_view key) const {

@@ -346,6 +346,7 @@ PolicyLoad Policy::parse(std::string_view text, Format format, std::string file,
 }
 
 PolicyLoad Policy::from_node(Node root, std::string file, const PolicyContext& context) {
+  place_in_walk_order(root);
   return PolicyBuilder::build(std::move(root), std::move(file), context);
 }
 

@@ -61,7 +61,7 @@ std::size_t index(Layer l) { return static_cast<std::size_t>(l); }
 
 // `path` empty: a field's, which defer_origins sets once the merge is done.
 Origin member_origin(const Member& m, Layer layer, std::string path = {}) {
-  return {std::move(path), m.value.mark.known() ? m.value.mark : m.key_mark, m.key_mark, layer};
+  return {std::move(path), m.value.mark.placed() ? m.value.mark : m.key_mark, m.key_mark, layer};
 }
 
 }  // namespace
@@ -119,7 +119,7 @@ Diagnostic& RequestCompiler::report(Code code, const Cursor& at, std::string mes
 
 Diagnostic& RequestCompiler::report_key(Code code, const Cursor& at, std::string message, std::string hint) {
   Origin o = origin_of(at);
-  if (o.key_mark.known()) o.mark = o.key_mark;
+  if (o.key_mark.placed()) o.mark = o.key_mark;
   return report_at(code, o, std::move(message), std::move(hint));
 }
 
@@ -220,7 +220,7 @@ void check_keywords(RequestCompiler& c, Node& root, Layer layer, DiagnosticSink&
       apply_client(d, c.m.client);
     }
     if (layer == Layer::function && m.key == "mounted_files" && m.value.is_object() && !m.value.members.empty()) {
-      Diagnostic& d = sink.add(Code::TYPE_MISMATCH, path(), m.value.mark.known() ? m.value.mark : m.key_mark,
+      Diagnostic& d = sink.add(Code::TYPE_MISMATCH, path(), m.value.mark.placed() ? m.value.mark : m.key_mark,
                                "session.function() takes mounted_files as a list of {mount_path, file_content} dicts, "
                                "not a mapping (it keeps only the mapping's keys)",
                                "write [{mount_path: …, file_content: …}]");
@@ -384,7 +384,7 @@ void merge_layers(RequestCompiler& c) {
           c.dropped_containers_path = pointer_join("", mem.input_key());  // never merged: written now
           Origin at_key = o;
           at_key.path = c.dropped_containers_path;
-          if (at_key.key_mark.known()) at_key.mark = at_key.key_mark;
+          if (at_key.key_mark.placed()) at_key.mark = at_key.key_mark;
           c.report_at(Code::CONTAINERS_DROPPED_BY_FUNCTION, at_key,
                       "@session.function drops SandboxDefaults.containers: the function's sandbox has one container",
                       "set the function's container with container_image and resources");

@@ -150,6 +150,7 @@ RunnersLoad Runners::parse(std::string_view text, Format format, std::string fil
 }
 
 RunnersLoad Runners::from_node(Node root, std::string file) {
+  place_in_walk_order(root);
   return RunnersBuilder::build(std::move(root), std::move(file), {});
 }
 
@@ -190,6 +191,9 @@ OrgLoad Org::parse(std::string_view text, Format format, std::string file, const
   return OrgBuilder::build(std::move(doc.root), std::move(file), std::move(doc.diagnostics));
 }
 
-OrgLoad Org::from_node(Node root, std::string file) { return OrgBuilder::build(std::move(root), std::move(file), {}); }
+OrgLoad Org::from_node(Node root, std::string file) {
+  place_in_walk_order(root);
+  return OrgBuilder::build(std::move(root), std::move(file), {});
+}
 
 }  // namespace sandgate

@@ -26,7 +26,7 @@ std::string_view input_of(const FindingContext& cx, const FindingPlace& p) {
 Mark mark_of(const FindingPlace& p) {
   const auto* o = static_cast<const model::Origin*>(p.origin);
   if (!o) return Mark{};
-  return p.key && o->key_mark.known() ? o->key_mark : o->mark;
+  return p.key && o->key_mark.placed() ? o->key_mark : o->mark;
 }
 
 void locate(const FindingContext& cx, const FindingPlace& p, std::string& input, std::string& path,
@@ -68,6 +68,7 @@ Diagnostic materialize(const FindingContext& cx, const Finding& f) {
     d.hint = d.hint.empty() ? note : d.hint + " (" + note + ")";
   }
   locate(cx, f.at, d.input, d.path, d.source);
+  d.walk_order = mark_of(f.at).walk_order();
   if (f.related_note) {
     Related r;
     locate(cx, f.related, r.input, r.path, r.source);
@@ -79,7 +80,7 @@ Diagnostic materialize(const FindingContext& cx, const Finding& f) {
 
 ReadingPlace reading_place(const FindingContext& cx, const Finding& f) {
   Mark m = mark_of(f.at);
-  if (!m.known()) return ReadingPlace{input_of(cx, f.at)};
+  if (!m.placed()) return ReadingPlace{input_of(cx, f.at)};
   return ReadingPlace{input_of(cx, f.at), m.line, m.column};
 }
 

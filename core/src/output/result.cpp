@@ -24,7 +24,7 @@ const T& lazy_get(std::atomic<T*>& slot, Build build) {
 }
 
 output::ReadingPlace place_of(const Diagnostic& d) {
-  if (!d.source) return {d.input};
+  if (!d.source) return {d.input, 0, d.walk_order};
   return {d.input, d.source->line, d.source->column};
 }
 

@@ -59,7 +59,7 @@ void check_base_metadata(const Cursor& policy, DiagnosticSink& sink) {
       const Node& v = m.value;
       if (v.is_string() || v.is_null()) continue;
       std::string path = pointer_join(c.path(), m.key);
-      Mark mark = v.mark.known() ? v.mark : m.key_mark;
+      Mark mark = v.mark.placed() ? v.mark : m.key_mark;
       std::string where = std::string("base metadata.") + map + " value of " + quoted(m.key);
       if (v.is_scalar() && v.style == ScalarStyle::plain) {
         sink.add(Code::NOT_A_STRING, path, mark,

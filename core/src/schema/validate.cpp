@@ -149,7 +149,7 @@ std::optional<Code> code_override(const Value* s, const char* key) {
 
 void report(const Located& loc, ErrorKind kind, const std::string& description, DiagnosticSink& sink) {
   const Node& n = *loc.node;
-  Mark mark = n.mark.known() ? n.mark : (loc.member ? loc.member->key_mark : Mark{});
+  Mark mark = n.mark.placed() ? n.mark : (loc.member ? loc.member->key_mark : Mark{});
   const Value* s = loc.schema;
   std::string field = field_name(loc);
   switch (kind) {

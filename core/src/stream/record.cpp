@@ -50,6 +50,7 @@ bool take_prefix(std::string& path, std::string_view prefix) {
 
 RequestRecord record_from_node(Node root, std::size_t index, int line, const std::string& stream_name,
                                Diagnostics diagnostics) {
+  place_in_walk_order(root);  // a record from a binding's list; one read from text is placed already
   RequestRecord r;
   r.index = index;
   r.line = line;
