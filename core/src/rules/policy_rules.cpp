@@ -299,7 +299,8 @@ void check_net_rule(const Cursor& rule, const model::NetRule& r, const std::stri
                "set end_port to 0 for a single port");
     }
   }
-  // P-8: where hostnames may appear.
+  // P-8: where hostnames may appear. Only the egress lists hold hostnames, so `"*"` outside
+  // allowed_egress is a hostname in default_egress, which is reported as that.
   if (Cursor h = rule["https_hostname"]; h && h.node->is_string()) {
     HostnameForm form = classify_hostname(r.hostname);
     if (where == "default_egress") {
@@ -307,9 +308,6 @@ void check_net_rule(const Cursor& rule, const model::NetRule& r, const std::stri
                "default_egress has the hostname destination " + h.node->display() +
                    "; defaults must not grant names (a curated site set belongs on a SandboxTemplate)",
                "move it to allowed_egress, and let sandboxes declare it");
-    } else if (form == HostnameForm::any && where != "allowed_egress") {
-      sink.add(Code::HOSTNAME_WILDCARD_PLACEMENT, h.path(), h.mark(),
-               "the bare \"*\" hostname is a policy ceiling, allowed only in allowed_egress");
     } else if (form == HostnameForm::invalid) {
       sink.add(Code::HOSTNAME_INVALID, h.path(), h.mark(),
                h.node->display() + " is not an exact DNS name, a single leftmost wildcard label (*.example.com) or \"*\"",
@@ -320,8 +318,7 @@ void check_net_rule(const Cursor& rule, const model::NetRule& r, const std::stri
     bool ok_place = where == "allowed_egress" && rule["https_hostname"];
     if (!ok_place) {
       sink.add(Code::HOSTNAME_EXCEPT_PLACEMENT, ex.path(), ex.member->key_mark,
-               "https_hostname_except belongs only on allowed_egress hostname rules" +
-                   std::string(where == "sandbox" ? "; a sandbox cannot declare it" : ""),
+               "https_hostname_except belongs only on allowed_egress hostname rules",
                "remove it, or move it to an allowed_egress rule with https_hostname");
     } else {
       for (std::size_t i = 0; i < ex.size(); ++i) {
