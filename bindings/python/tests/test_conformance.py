@@ -309,6 +309,31 @@ def test_there_are_vectors_of_both_kinds() -> None:
     assert kinds == {"policy", "check"}, kinds
 
 
+# Codes no conformance vector can show, each with why and where it is tested instead.
+CODES_WITHOUT_VECTORS = {
+    "SG_DOC_TOO_LARGE": "a 4 MiB document; tests/hostile/manifest.json",
+    "SG_DOC_TOO_MANY_NODES": "100,000 nodes; tests/hostile/manifest.json",
+    "SG_INVALID_UTF8": "bytes a UTF-8 case file cannot hold; tests/hostile/manifest.json",
+    "SG_NUL_BYTE": "bytes a case file cannot hold; tests/hostile/manifest.json",
+    "SG_VALUE_CYCLE": "native values only; test_hostile.py, test_inputs.py, hostile.test.mjs",
+    "SG_VALUE_UNSUPPORTED": "native values only; test_hostile.py, test_inputs.py, hostile.test.mjs",
+    "SG_VALUE_READ_FAILED": "native values only; test_hostile.py, test_inputs.py, hostile.test.mjs",
+    "SG_SCHEMA_VIOLATION": "the fallback for a schema keyword without its own code; the shipped schemas use none",
+}
+
+
+def test_every_code_has_a_vector_or_a_reason() -> None:
+    """A code no input can produce (one was: a rule branch another rule always took first) has no
+    vector; so does a reachable one nobody wrote a case for. Either way this fails."""
+    text = "".join(p.read_text(encoding="utf-8") for p in CONFORMANCE.rglob("*.yaml"))
+    codes = {row["code"] for row in sandgate.codes()}
+    without = {c for c in codes if c not in text}
+    assert without == set(CODES_WITHOUT_VECTORS), (
+        f"codes without a conformance vector: {sorted(without - set(CODES_WITHOUT_VECTORS))}; "
+        f"listed as without one but having one (or gone): {sorted(set(CODES_WITHOUT_VECTORS) - without)}"
+    )
+
+
 def test_case_names_are_unique_within_a_file() -> None:
     seen: set[tuple[str, str]] = set()
     for c in CASES:
