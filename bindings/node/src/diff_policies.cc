@@ -4,6 +4,7 @@
 #include "diff_policies.h"
 
 #include <deque>
+#include <optional>
 
 #include "inputs.h"
 #include "js_to_node.h"
@@ -19,6 +20,35 @@ sandgate::PolicyLoad policy_load(Napi::Env env, Napi::Value v, const char* label
   std::shared_ptr<PolicyInput> in = unwrap_policy(v);
   if (!in) in = load_policy(env, v, v.IsString() || v.IsTypedArray() || v.IsArrayBuffer() ? label : "", false);
   return sandgate::PolicyLoad{in->value, in->diagnostics};
+}
+
+// Why a records-array item gives no record to check, as the converter said it: the diagnostic
+// check() gives that value (SG_VALUE_READ_FAILED with what reading it threw, SG_VALUE_UNSUPPORTED
+// naming a Date, the limit a walk stopped at), made the record's one problem, as prepare_record
+// makes the first error of a record text that does not load. Otherwise the core would read the
+// null the converter leaves in the item's place ("must be an object …, not null"), or a record
+// without the `sandbox` or `defaults` the converter left out (`{sandbox: x}` read as an empty
+// sandbox, `{sandbox, defaults: x}` without its defaults). Python's records do the same
+// (bind_many.cpp, unreadable_object).
+std::optional<sandgate::Diagnostic> unreadable(const Converted& c) {
+  // Not loaded, as check() does not check an input whose conversion is not usable (load_layer):
+  // the diagnostic that ended the walk is the last one.
+  if (!c.usable) {
+    for (auto d = c.diagnostics.rbegin(); d != c.diagnostics.rend(); ++d) {
+      if (d->severity == sandgate::Severity::error) return *d;
+    }
+  }
+  const bool has_layers = c.root.is_object() && c.root.find("sandbox");
+  for (const auto& d : c.diagnostics) {
+    if (d.severity != sandgate::Severity::error) continue;
+    if (d.path.empty()) {
+      if (c.root.is_null()) return d;  // the item itself was left out
+      continue;
+    }
+    const bool layer = d.path == "/sandbox" || (has_layers && (d.path == "/defaults" || d.path == "/overrides"));
+    if (layer && c.root.is_object() && !c.root.find(std::string_view(d.path).substr(1))) return d;
+  }
+  return std::nullopt;
 }
 
 class DiffWorker : public Napi::AsyncWorker {
@@ -151,8 +181,13 @@ Napi::Value diff_policies(const Napi::CallbackInfo& info) {
             p.bytes = p.text.size();
           } else {
             Converted c = js_to_node(env, item, std::string(sandgate::k_requests_input));
-            p.tree = std::move(c.root);
-            p.tree_diagnostics = std::move(c.diagnostics);
+            if (std::optional<sandgate::Diagnostic> problem = unreadable(c)) {
+              problem->source = sandgate::SourceLocation{k_records_name, p.line, 1};  // as the core places a record's
+              p.problem = std::move(problem);
+            } else {
+              p.tree = std::move(c.root);
+              p.tree_diagnostics = std::move(c.diagnostics);
+            }
           }
           worker->items.push_back(std::move(p));
         }

@@ -274,3 +274,38 @@ test('an input that cannot be read at all is reported once, not also as null', a
   assert.deepEqual(d.static_changes, []);
   assert.deepEqual(d.old_errors.map((e) => e.code), ['SG_VALUE_READ_FAILED']);
 });
+
+// A records-array item of diffPolicies is read as check() reads a value: one that cannot be read
+// is an unreadable record whose one error is what check() reports for it, never "must be an object
+// …, not null" about the null left in its place, nor a record that lost the `sandbox` or
+// `defaults` that could not be read (checked as an empty sandbox, or without its defaults).
+test('a diffPolicies record that cannot be read says why, as check() does', async () => {
+  const noKeys = () => new Proxy({}, { ownKeys() { throw new Error('no keys'); } });
+  const revoked = () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return proxy;
+  };
+  const throwingSandbox = () => Object.defineProperty({ id: 'g' }, 'sandbox', { enumerable: true, get() { throw new Error('boom'); } });
+  const deep = {};
+  for (let o = deep, i = 0; i < 80; i++) o = o.a = {};
+  const items = [noKeys(), revoked(), { id: 'a', sandbox: noKeys() }, { sandbox: base, defaults: noKeys() }, throwingSandbox(), deep];
+  // What check() reports for each value: the value itself, or the layer as a property it reads.
+  const want = [
+    find(check(noKeys()), 'SG_VALUE_READ_FAILED', ''),
+    find(check(revoked()), 'SG_VALUE_READ_FAILED', ''),
+    { ...find(check({ ...base, annotations: noKeys() }), 'SG_VALUE_READ_FAILED', '/annotations'), path: '/sandbox' },
+    { ...find(check({ ...base, annotations: noKeys() }), 'SG_VALUE_READ_FAILED', '/annotations'), path: '/defaults' },
+    { ...find(check(throwingSandbox()), 'SG_VALUE_READ_FAILED', '/sandbox') },
+    find(check(deep), 'SG_DOC_TOO_DEEP'),
+  ];
+  assert.deepEqual(check(deep).diagnostics.map((x) => x.code), ['SG_DOC_TOO_DEEP'], 'a walk that stopped is the whole answer');
+  const d = await diffPolicies({}, { constraints: { resources: { max_cpu: '4' } } }, items);
+  assert.equal(d.counts.unreadable, items.length, JSON.stringify(d.records));
+  d.records.forEach((r, i) => {
+    assert.deepEqual([r.record, r.class], [i + 1, 'unreadable']);
+    assert.deepEqual(r.errors.map((e) => [e.code, e.path, e.message, e.input, e.source]),
+      [[want[i].code, want[i].path, want[i].message, 'requests', { file: '<records>', line: i + 1, column: 1 }]], `item ${i}`);
+  });
+  assert.match(d.records[0].errors[0].message, /no keys/);
+});
