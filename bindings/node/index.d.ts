@@ -326,6 +326,8 @@ export interface RecordError {
   message: string;
   python_exception: string | null;
   js_exception: JsExceptionName | null;
+  /** Node only, on `old_errors` and `new_errors`: a policy given as a string read as text whose document is a bare string says it was not taken for a path (docs/node.md, Input kinds). */
+  hint?: string;
 }
 
 /** A static change a newly rejected record is attributed to (an index into static_changes). */

@@ -299,9 +299,11 @@ function bareStringHint({ value, dir }) {
 }
 
 // Puts the hint of each input in `hints` on that input's "must be an object …, not a string".
+// `diagnostics` may be RecordErrors (diffPolicies' old_errors and new_errors), which hold errors only
+// and so carry no severity.
 function addTextHints(diagnostics, hints) {
   for (const d of diagnostics) {
-    if (d.path !== '' || d.severity !== 'error' || !NOT_OBJECT_CODES.has(d.code) || !BARE_STRING.test(d.message)) continue;
+    if (d.path !== '' || (d.severity ?? 'error') !== 'error' || !NOT_OBJECT_CODES.has(d.code) || !BARE_STRING.test(d.message)) continue;
     const h = hints.find((x) => x.input === d.input);
     if (h !== undefined) d.hint = d.hint ? `${d.hint}; ${bareStringHint(h)}` : bareStringHint(h);
   }
@@ -760,8 +762,13 @@ async function diffPolicies(oldPolicy, newPolicy, records, options = {}) {
     if (h !== undefined) e.message += ` (${bareStringHint(h)})`;
     throw e;
   }
-  // (old_errors and new_errors are the CLI's RecordError, which has no hint.)
-  return Object.defineProperties(JSON.parse(raw.json), renderings(raw.markdown, raw.text));
+  const diff = JSON.parse(raw.json);
+  // Each policy's errors get the hint its own string gets from check() (both are the `policy` input).
+  for (const [errors, given, read] of [[diff.old_errors, oldPolicy, oldInput], [diff.new_errors, newPolicy, newInput]]) {
+    const hints = textHints([['policy', given, read]]);
+    if (hints !== null) addTextHints(errors, hints);
+  }
+  return Object.defineProperties(diff, renderings(raw.markdown, raw.text));
 }
 
 /** Validates a policy (text, a JS value, or a Policy): `{ok, diagnostics}`. */

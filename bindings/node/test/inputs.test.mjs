@@ -142,3 +142,27 @@ test('a string read as text whose document is a bare string: the hint says it wa
   assert.equal(hintOf(check(`${missing}\n`), 'sandbox'), '');
   assert.equal(check('42').diagnostics.some((d) => readAsText.test(d.hint ?? '')), false);
 });
+
+// diffPolicies' old_errors and new_errors get the hint check() gives the same string as `policy`,
+// each side its own, and only where the rule read a one-line string as text.
+test('diffPolicies: a policy string read as text whose document is a bare string gets the hint', async () => {
+  const missing = path.join(dir, 'policy');       // no such file
+  const spaced = `${policyYaml} `;                // a trailing space
+  const hintOf = (errors) => {
+    const e = errors.find((x) => x.input === 'policy' && x.path === '');
+    assert.ok(e, JSON.stringify(errors));
+    assert.match(e.message, /not a string/);
+    return e.hint ?? '';
+  };
+  const fromCheck = (policy) => check({}, { policy }).diagnostics.find((x) => x.input === 'policy' && x.path === '').hint;
+  const d = await diffPolicies(missing, spaced, [{}]);
+  assert.equal(hintOf(d.old_errors), fromCheck(missing));
+  assert.equal(hintOf(d.new_errors), fromCheck(spaced));
+  assert.match(hintOf(d.old_errors), /^this string was read as YAML text, not as a path .*; no file named ".*policy" exists/);
+  assert.match(hintOf(d.new_errors), /the file ".*policy\.YML" exists: remove the white space around its name/);
+  // Not where the string was meant as text: Policy.fromText, a Buffer, text of more than one line.
+  const meant = await diffPolicies(Policy.fromText(missing), Buffer.from(missing));
+  assert.equal(hintOf(meant.old_errors), '');
+  assert.equal(hintOf(meant.new_errors), '');
+  assert.equal(hintOf((await diffPolicies(`${missing}\n`, {})).old_errors), '');
+});
