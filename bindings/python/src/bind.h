@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "holders.h"
 #include "sandgate/engine.h"
 
 namespace sandgate::python {
@@ -15,5 +16,11 @@ void bind_many(pybind11::module_& m);    // check_many and diff_policies (SPEC Â
 
 // CheckOptions from check()'s client and placement arguments; ValueError for anything else.
 CheckOptions options_of(const std::string& client, const std::string& placement);
+
+// The hints a check's result must carry for its policy, runners and org (their Loaded::hinted).
+Diagnostics input_hints(const LoadedPolicy* policy, const LoadedRunners* runners, const LoadedOrg* org);
+// Puts them on the result's copies of those diagnostics, which the engine took from the compiled
+// inputs: check and check_many then say what Policy(...) and validate_policy say.
+void add_input_hints(Result& result, const Diagnostics& hints);
 
 }  // namespace sandgate::python

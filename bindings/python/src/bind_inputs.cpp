@@ -79,7 +79,10 @@ Loaded<T> loaded_from_text(const std::string& text, const std::string& file, std
   if (!hint.empty() && bare_string(load_document(text, format_of(file), file))) {
     // The policy's P-1 (SG_POLICY_NOT_OBJECT), the runners' or org's SG_TYPE_MISMATCH, at the root.
     for (Diagnostic& d : out.diagnostics) {
-      if ((d.code == Code::POLICY_NOT_OBJECT || d.code == Code::TYPE_MISMATCH) && d.path.empty()) d.hint = hint;
+      if ((d.code == Code::POLICY_NOT_OBJECT || d.code == Code::TYPE_MISMATCH) && d.path.empty()) {
+        d.hint = hint;
+        out.hinted.push_back(d);
+      }
     }
   }
   return out;
@@ -111,6 +114,29 @@ void add_load_errors(const Loaded<T>* in, Diagnostics& out) {
 }
 
 }  // namespace
+
+Diagnostics input_hints(const LoadedPolicy* policy, const LoadedRunners* runners, const LoadedOrg* org) {
+  Diagnostics out;
+  for (const Diagnostics* hinted : {policy ? &policy->hinted : nullptr, runners ? &runners->hinted : nullptr,
+                                    org ? &org->hinted : nullptr}) {
+    if (hinted) out.insert(out.end(), hinted->begin(), hinted->end());
+  }
+  return out;
+}
+
+void add_input_hints(Result& result, const Diagnostics& hints) {
+  if (hints.empty()) return;
+  // A Result has no setter, but makes its diagnostics once, on first read, and keeps them
+  // (result.h): made here, before anyone else holds the result, this list is the one every later
+  // read sees (diagnostics, to_json). The list is a heap object that is not const, so writing it
+  // through the reference is defined; the binding never copies a Result, which would remake it.
+  auto& diagnostics = const_cast<Diagnostics&>(result.diagnostics());
+  for (Diagnostic& d : diagnostics) {
+    for (const Diagnostic& h : hints) {
+      if (d.code == h.code && d.input == h.input && d.path == h.path && d.message == h.message) d.hint = h.hint;
+    }
+  }
+}
 
 CheckOptions options_of(const std::string& client, const std::string& placement) {
   if (client != "python" && client != "typescript") {
@@ -176,8 +202,11 @@ CheckResult check(InputDocument& sandbox, InputDocument* defaults, InputDocument
   layers.sandbox = std::move(sandbox.doc);
   if (defaults) layers.defaults = std::move(defaults->doc);
   if (overrides) layers.overrides = std::move(overrides->doc);
+  Diagnostics hints = input_hints(policy, runners, org);
   py::gil_scoped_release nogil;
-  return CheckResult(engine.check(Request::compile(std::move(layers), options)));
+  CheckResult out(engine.check(Request::compile(std::move(layers), options)));
+  add_input_hints(*out.result, hints);
+  return out;
 }
 
 // A Policy, Runners or Org loaded once: the `_raw` it holds (sandgate._policy), or null when `value`

@@ -26,6 +26,9 @@ struct Loaded {
   std::shared_ptr<const T> value;
   Diagnostics diagnostics;
   std::string file;
+  // Those of `diagnostics` the binding gave a hint of its own (the str rule's, bind_inputs.cpp):
+  // `value` keeps the core's copy without it, and that copy is what a check reports.
+  Diagnostics hinted;
 };
 
 using LoadedPolicy = Loaded<Policy>;

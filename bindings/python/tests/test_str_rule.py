@@ -3,6 +3,7 @@ that takes a document, ``None`` as "not given", and clear TypeErrors (docs/pytho
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import shutil
@@ -177,3 +178,37 @@ def test_only_a_str_read_as_text_gets_the_hint(cwd: Path) -> None:
         assert [(d.code, d.hint) for d in r.errors] == [("SG_NOT_AN_OBJECT", None)]
     assert sandgate.Policy.from_text("/etc/x").errors[0].hint is None
     assert sandgate.check({}, defaults="resources: {cpu: '1'}").ok  # an object: nothing to hint
+
+
+@pytest.mark.parametrize(
+    ("label", "cls", "code"),
+    [("policy", sandgate.Policy, "SG_POLICY_NOT_OBJECT"), ("runners", sandgate.Runners, "SG_TYPE_MISMATCH"),
+     ("org", sandgate.Org, "SG_TYPE_MISMATCH")],
+)
+def test_a_bare_string_policy_runners_or_org_says_so_in_check_and_check_many(
+    cwd: Path, label: str, cls: type[sandgate.Policy | sandgate.Runners | sandgate.Org], code: str
+) -> None:
+    # The engine puts the compiled input's own copy of its error into every result; that copy had
+    # no hint, so check(policy="/etc/x") said less than Policy("/etc/x") and validate_policy.
+    value = f"/etc/sandgate/{label}"
+    (want,) = cls(value).errors
+    assert want.code == code and want.hint is not None and want.hint.startswith(READ_AS_TEXT)
+    assert f"no file named {value!r} exists" in want.hint and "pathlib.Path" in want.hint
+    without_hint = sandgate.check({}, **{label: cls.from_text(value)})  # text by choice: no hint
+    results = {
+        "check(str)": sandgate.check({}, **{label: value}),  # type: ignore[arg-type]
+        "check(loaded)": sandgate.check({}, **{label: cls(value)}),  # type: ignore[arg-type]
+        "check(str, defaults)": sandgate.check({}, defaults={}, **{label: value}),  # type: ignore[arg-type]
+        "check_many(str)": next(sandgate.check_many([{}], threads=1, **{label: value})),  # type: ignore[arg-type]
+        "check_many(loaded)": next(sandgate.check_many([{}], threads=1, **{label: cls(value)})),  # type: ignore[arg-type]
+    }
+    for how, r in results.items():
+        (error,) = [d for d in r.errors if d.input == label]
+        assert error == want, how
+        assert json.loads(r.to_json())["diagnostics"][r.diagnostics.index(error)]["hint"] == want.hint, how
+        # apart from the hint, the result is the one the engine made
+        assert [dataclasses.replace(d, hint=None) if d is error else d for d in r.diagnostics] == [
+            dataclasses.replace(d, hint=None) if d.input == label and d.code == code else d
+            for d in without_hint.diagnostics
+        ], how
+        assert (r.ok, r.placement_mode, r.resolved) == (without_hint.ok, without_hint.placement_mode, without_hint.resolved)
