@@ -184,6 +184,20 @@ inline void check_request(std::initializer_list<const CheckContext*> contexts, s
                                            : "the JSON rendering of the request read as YAML gives the same codes and paths",
                "sandbox json: " + sandbox_json + "\noriginal:\n" + describe(want) + "rendered:\n" + describe(got));
         }
+        // (Only when the loader found nothing: its findings are the text's, not the value's.)
+        auto clean = [](const Document* layer) { return !layer || (layer->loaded && layer->diagnostics.empty()); };
+        if (form.format == Format::json && clean(&form.request.sandbox) && clean(form.request.d()) && clean(form.request.o())) {
+          // The same request as a binding hands it over, each layer without positions.
+          auto as_value = [](const Document* layer) -> std::optional<Document> {
+            if (!layer || !layer->loaded) return std::nullopt;
+            return document_from_node(without_positions(layer->root), layer->input);
+          };
+          std::optional<Document> s = as_value(&form.request.sandbox), dv = as_value(form.request.d()),
+                                  ov = as_value(form.request.o());
+          Result v = engine.check(*s, dv ? &*dv : nullptr, ov ? &*ov : nullptr, ctx->options);
+          expect_native_reads_as_json("a request value reads in its JSON text's order", r.diagnostics(), v.diagnostics(),
+                                      sandbox_json);
+        }
       }
     }
 

@@ -99,6 +99,35 @@ inline void check_renderers(const Result& r, std::string_view file, std::string_
   }
 }
 
+// The tree as a binding would hand the same value over: no positions (line:column) anywhere.
+inline Node without_positions(Node n) {
+  n.mark = Mark{};
+  for (auto& m : n.members) {
+    m.key_mark = Mark{};
+    m.value = without_positions(std::move(m.value));
+  }
+  for (auto& i : n.items) i = without_positions(std::move(i));
+  return n;
+}
+
+// (input, code, path) of each diagnostic in the result's order, the text's own codes left out.
+inline std::vector<Signature> reading_sequence(const Diagnostics& ds) {
+  std::vector<Signature> out;
+  for (const auto& d : ds) {
+    if (!text_only_code(d.code)) out.emplace_back(d.input, std::string(code_info(d.code).name), d.path);
+  }
+  return out;
+}
+
+// A value without positions reads in the order of its JSON text (Mark::walk_order): the same
+// diagnostics in the same order. JSON text, not YAML: a YAML block mapping stands where its first
+// key does, so there the text itself cannot tell the mapping's diagnostic from that key's.
+inline void expect_native_reads_as_json(const char* property, const Diagnostics& from_json, const Diagnostics& from_value,
+                                        const std::string& json) {
+  auto want = reading_sequence(from_json), got = reading_sequence(from_value);
+  if (got != want) fail(property, "json: " + json + "\nfrom the text:\n" + describe(want) + "from the value:\n" + describe(got));
+}
+
 inline void check_policy_text(std::string_view text, Format format, const char* file) {
   PolicyLoad first = Policy::parse(text, format, file);
   PolicyLoad second = Policy::parse(text, format, file);
@@ -129,6 +158,12 @@ inline void check_policy_text(std::string_view text, Format format, const char* 
   if (got_json != want) {
     fail("the JSON rendering read as JSON gives the same codes and paths",
          "json: " + json + "\noriginal:\n" + describe(want) + "rendered, as JSON:\n" + describe(got_json));
+  }
+  Document json_doc = load_document(json, Format::json, "rendered.json", "policy");
+  if (json_doc.loaded && json_doc.diagnostics.empty()) {  // the loader's findings are the text's, not the value's
+    expect_native_reads_as_json("a policy value reads in its JSON text's order",
+                                validate_policy(json, Format::json, "rendered.json").diagnostics(),
+                                validate_policy(without_positions(std::move(json_doc.root))).diagnostics(), json);
   }
 }
 
