@@ -124,18 +124,21 @@ Diagnostics input_hints(const LoadedPolicy* policy, const LoadedRunners* runners
   return out;
 }
 
+void add_input_hints(Diagnostics& diagnostics, const Diagnostics& hints) {
+  for (Diagnostic& d : diagnostics) {
+    for (const Diagnostic& h : hints) {
+      if (d.code == h.code && d.input == h.input && d.path == h.path && d.message == h.message) d.hint = h.hint;
+    }
+  }
+}
+
 void add_input_hints(Result& result, const Diagnostics& hints) {
   if (hints.empty()) return;
   // A Result has no setter, but makes its diagnostics once, on first read, and keeps them
   // (result.h): made here, before anyone else holds the result, this list is the one every later
   // read sees (diagnostics, to_json). The list is a heap object that is not const, so writing it
   // through the reference is defined; the binding never copies a Result, which would remake it.
-  auto& diagnostics = const_cast<Diagnostics&>(result.diagnostics());
-  for (Diagnostic& d : diagnostics) {
-    for (const Diagnostic& h : hints) {
-      if (d.code == h.code && d.input == h.input && d.path == h.path && d.message == h.message) d.hint = h.hint;
-    }
-  }
+  add_input_hints(const_cast<Diagnostics&>(result.diagnostics()), hints);
 }
 
 CheckOptions options_of(const std::string& client, const std::string& placement) {

@@ -610,6 +610,12 @@ DiffHolder diff(const LoadedPolicy& old_policy, const LoadedPolicy& new_policy, 
                           org ? org->value : nullptr, options.check);
       replay(out.diff, differ, [&](PendingRecord& p) { return source->next(p); }, source->name(), source->limits(),
              options);
+      // NEW's errors in each record are the engine's copies; the records are what Python reads (the
+      // renderers print no hints).
+      Diagnostics hints = input_hints(&new_policy, runners, org);
+      if (!hints.empty()) {
+        for (RecordDiff& r : out.diff.records) add_input_hints(r.errors, hints);
+      }
     }
   }
   if (source) source->raise_error();

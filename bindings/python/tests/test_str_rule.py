@@ -212,3 +212,12 @@ def test_a_bare_string_policy_runners_or_org_says_so_in_check_and_check_many(
             for d in without_hint.diagnostics
         ], how
         assert (r.ok, r.placement_mode, r.resolved) == (without_hint.ok, without_hint.placement_mode, without_hint.resolved)
+
+
+def test_a_bare_string_new_policy_says_so_in_the_records_diff_policies_replays(cwd: Path) -> None:
+    value = "/etc/sandgate/new-policy"
+    d = sandgate.diff_policies({}, value, records=[{"resources": {"cpu": "1", "memory": "1Gi"}}])
+    (want,) = d.new_errors
+    assert want.hint is not None and want.hint.startswith(READ_AS_TEXT)
+    (record,) = d.records
+    assert record.cls == "newly_rejected" and record.errors == (want,)
