@@ -8,6 +8,7 @@
 #include <fmt/color.h>
 #include <fmt/format.h>
 
+#include "sandgate/document.h"
 #include "sandgate/render.h"
 
 namespace sandgate {
@@ -73,8 +74,9 @@ int token_width(std::string_view line, std::size_t from) {
     end = line.find(q, from + 1);
     end = end == std::string_view::npos ? line.size() : end + 1;
   } else {
-    while (end < line.size() && line[end] != ' ' && line[end] != ',' && line[end] != '}' && line[end] != ']' &&
-           line[end] != '#' && !(line[end] == ':' && (end + 1 == line.size() || line[end + 1] == ' '))) {
+    auto blank = [&](std::size_t i) { return line[i] == ' ' || line[i] == '\t'; };
+    while (end < line.size() && !blank(end) && line[end] != ',' && line[end] != '}' && line[end] != ']' &&
+           line[end] != '#' && !(line[end] == ':' && (end + 1 == line.size() || blank(end + 1)))) {
       ++end;
     }
   }
@@ -85,15 +87,38 @@ int token_width(std::string_view line, std::size_t from) {
   return std::max(width, 1);
 }
 
-std::string expand_tabs(std::string_view s) {
+// The line as a terminal can show it: tabs as 4 spaces; a byte that is not UTF-8 as U+FFFD and a
+// control character as its symbol (NUL as ␀), each still one column wide — the raw bytes made the
+// output "binary" to grep and could move a terminal's cursor.
+std::string displayable(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (char c : s) {
-    if (c == '\t') {
-      out.append(4, ' ');
-    } else {
-      out.push_back(c);
+  auto append_valid = [&](std::string_view part) {
+    for (char c : part) {
+      auto b = static_cast<unsigned char>(c);
+      if (c == '\t') {
+        out.append(4, ' ');
+      } else if (b < 0x20 || b == 0x7F) {
+        // U+2400 + b (U+2421 for DEL), in UTF-8.
+        unsigned cp = b == 0x7F ? 0x2421 : 0x2400 + b;
+        out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+      } else {
+        out.push_back(c);
+      }
     }
+  };
+  while (!s.empty()) {
+    bool is_nul = false;
+    std::size_t bad = find_invalid_utf8(s, is_nul);
+    if (bad >= s.size()) {
+      append_valid(s);
+      break;
+    }
+    append_valid(s.substr(0, bad + (is_nul ? 1 : 0)));  // a NUL is a control character like the others
+    if (!is_nul) out += "\xEF\xBF\xBD";
+    s.remove_prefix(bad + 1);
   }
   return out;
 }
@@ -124,12 +149,12 @@ std::string quote(std::string& out, const SourceLocation& source, const SourceTe
     line = line.substr(from, to - from);
     at -= from;
   }
-  // Tabs are shown as 4 spaces; the caret must move the same way.
-  std::string before = left_cut + expand_tabs(line.substr(0, at));
+  // Tabs are shown as 4 spaces, other bytes as displayable() shows them; the caret moves the same way.
+  std::string before = left_cut + displayable(line.substr(0, at));
   int indent = 0;
   for (char c : before) indent += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
   out += pad + st.paint(" |", blue) + "\n";
-  out += st.paint(lineno + " |", blue) + " " + left_cut + expand_tabs(line) + right_cut + "\n";
+  out += st.paint(lineno + " |", blue) + " " + left_cut + displayable(line) + right_cut + "\n";
   out += pad + st.paint(" |", blue) + " " + std::string(static_cast<std::size_t>(indent), ' ') +
          st.paint(std::string(static_cast<std::size_t>(token_width(line, at)), caret), caret_style) + "\n";
   return pad;
