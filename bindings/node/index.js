@@ -712,6 +712,20 @@ function renderings(markdown, text) {
   };
 }
 
+// The stop() of each records file being read (src/records_feed.h), called at process exit: Node
+// joins libuv's threads before the process ends, so process.exit() would otherwise wait for a read
+// that may never end (a FIFO whose writer never closes it, /dev/zero).
+const readsToStop = new Set();
+let stopsAtExit = false;
+function stopAtExit(stop) {
+  readsToStop.add(stop);
+  if (stopsAtExit) return;
+  stopsAtExit = true;
+  process.on('exit', () => {
+    for (const s of readsToStop) s();
+  });
+}
+
 /**
  * The diff of two runner policies (SPEC §10.3), replayed over `records` when given: an array of
  * records (sandboxes, `{id, sandbox, defaults, overrides}`, or JSON Lines lines as strings) or
@@ -752,15 +766,21 @@ async function diffPolicies(oldPolicy, newPolicy, records, options = {}) {
   const oldInput = documentInput(oldPolicy, 'oldPolicy', true);
   const newInput = documentInput(newPolicy, 'newPolicy', true);
   let raw;
+  let stop;
   try {
-    raw = await native.diffPolicies(oldInput, newInput, records ?? undefined, runners, org, o.client, o.placement,
+    let pending;
+    [pending, stop] = native.diffPolicies(oldInput, newInput, records ?? undefined, runners, org, o.client, o.placement,
       Math.min(examples, 0xFFFFFFFF), jobs, recordsFile);
+    if (stop !== undefined) stopAtExit(stop);
+    raw = await pending;
   } catch (e) { // runners or an org with errors: the first one is in the message
     const hints = textHints([['runners', o.runners, runners], ['org', o.org, org]]);
     const m = hints !== null && e instanceof Error ? /^diffPolicies: the (runners|org) [^:]*: (SG_[A-Z0-9_]+): (.*)$/s.exec(e.message) : null;
     const h = m && NOT_OBJECT_CODES.has(m[2]) && BARE_STRING.test(m[3]) ? hints.find((x) => x.input === m[1]) : undefined;
     if (h !== undefined) e.message += ` (${bareStringHint(h)})`;
     throw e;
+  } finally {
+    if (stop !== undefined) readsToStop.delete(stop);
   }
   const diff = JSON.parse(raw.json);
   // Each policy's errors get the hint its own string gets from check() (both are the `policy` input).

@@ -3,11 +3,17 @@
 // renderings run on a libuv worker thread, the replay itself on the core's ordered pool.
 #include "diff_policies.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
 #include <deque>
 #include <optional>
 
 #include "inputs.h"
 #include "js_to_node.h"
+#include "records_feed.h"
 #include "sandgate/diff.h"
 #include "sandgate/stream.h"
 
@@ -64,6 +70,7 @@ class DiffWorker : public Napi::AsyncWorker {
   bool has_records = false;
   std::unique_ptr<sandgate::RequestReader> reader;  // records given as stream text
   std::string records_path;                          // or as a file, opened and read on the worker
+  std::shared_ptr<RecordsFeed> feed;                 // for a file that may never end (records_feed.h)
   std::deque<sandgate::PendingRecord> items;        // or as an array, converted on the main thread
   // A string's unpaired surrogate (js_text): for the stream text, whether it had one; for the
   // array, each string item's first one by its 1-based position.
@@ -72,17 +79,7 @@ class DiffWorker : public Napi::AsyncWorker {
 
  protected:
   void Execute() override {
-    if (!records_path.empty()) {
-      // As the CLI reads --requests FILE: record by record, in bounded memory whatever the file (a
-      // stream may be longer than the document size limit, and a device or FIFO has no end), on
-      // this thread (opening a FIFO waits for its writer). "-" would be standard input.
-      std::string error;
-      reader = sandgate::RequestReader::open(records_path == "-" ? "./-" : records_path, {}, &error);
-      if (!reader) {
-        SetError("diffPolicies: records: " + error);
-        return;
-      }
-    }
+    if (!records_path.empty() && !open_records()) return;
     sandgate::PolicyDiff d = sandgate::start_diff(old_policy, new_policy, options.examples);
     if (has_records && d.old_readable && d.new_readable) {
       sandgate::PolicyDiffer differ(old_policy.policy, new_policy.policy, runners, org, options.check);
@@ -100,6 +97,11 @@ class DiffWorker : public Napi::AsyncWorker {
             k_records_name, sandgate::Limits{}, options);
       }
     }
+    if (feed) {
+      // The copy ends with the replay (or was stopped); a failed read of the file is reported as
+      // the core's reader reports one of its own.
+      if (int e = feed->end(); e != 0 && d.error.empty()) d.error = "cannot read " + records_name_ + ": " + std::strerror(e);
+    }
     if (stream_lone || !lone_items.empty()) {
       for (auto& r : d.records) {
         char16_t lone = stream_lone ? k_some_surrogate : 0;
@@ -110,6 +112,34 @@ class DiffWorker : public Napi::AsyncWorker {
     json_ = sandgate::diff_to_json(d);
     markdown_ = sandgate::diff_to_markdown(d);
     text_ = sandgate::diff_to_text(d);
+  }
+
+  // Opens the records file for the core's reader, which reads it as the CLI reads --requests FILE:
+  // record by record on this thread, in bounded memory whatever the file (a stream may be longer
+  // than the document size limit, and a device or FIFO has no end). A regular file (and what cannot
+  // be opened: the core's message says why) is the core's to open; any other goes through the feed,
+  // so that process exit can stop its read. "-" would be standard input.
+  bool open_records() {
+    records_name_ = records_path == "-" ? "./-" : records_path;
+    std::string error;
+    // O_NONBLOCK: not waiting here for a FIFO's writer (the feed's poll() waits for it, stoppably).
+    int fd = ::open(records_name_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    struct stat st;
+    if (fd >= 0 && ::fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+      if (std::string pipe = feed->start(fd); !pipe.empty()) {
+        fd = -1;  // the feed's
+        sandgate::StreamOptions as_file;
+        as_file.name = records_name_;  // detected and named as the file, not as the pipe
+        reader = sandgate::RequestReader::open(pipe, as_file, &error);
+      }
+    }
+    if (fd >= 0) ::close(fd);
+    if (!reader && error.empty()) reader = sandgate::RequestReader::open(records_name_, {}, &error);
+    if (!reader) {
+      SetError("diffPolicies: records: " + error);
+      return false;
+    }
+    return true;
   }
 
   void OnOK() override {
@@ -125,6 +155,7 @@ class DiffWorker : public Napi::AsyncWorker {
 
  private:
   std::string json_, markdown_, text_;
+  std::string records_name_;  // the records file as the core's reader names it
   Napi::Promise::Deferred deferred_;
 };
 
@@ -151,7 +182,9 @@ bool absent(const Napi::Value& v) { return v.IsUndefined() || v.IsNull(); }
 //   old, new: policy handles, text or JS values; records: undefined, stream text (string or bytes)
 //   or an array of records (JS values, or one JSON Lines line as a string); recordsPath: a file of
 //   records (records then undefined), read on the worker as the CLI reads --requests
-//   → Promise<{json, markdown, text}>
+//   → [Promise<{json, markdown, text}>, stop]: stop() ends the read of recordsPath where it is, as
+//   if the file ended there, for index.js to call at process exit (no one reads that answer);
+//   undefined without recordsPath
 Napi::Value diff_policies(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto* worker = new DiffWorker(env);
@@ -162,6 +195,7 @@ Napi::Value diff_policies(const Napi::CallbackInfo& info) {
     if (info[9].IsString()) {
       worker->has_records = true;
       worker->records_path = info[9].As<Napi::String>().Utf8Value();
+      worker->feed = std::make_shared<RecordsFeed>();
     } else if (!absent(records)) {
       worker->has_records = true;
       std::string text, file;
@@ -209,9 +243,13 @@ Napi::Value diff_policies(const Napi::CallbackInfo& info) {
     delete worker;
     throw;
   }
-  Napi::Promise p = worker->promise();
+  Napi::Array out = Napi::Array::New(env, 2);
+  out.Set(0u, worker->promise());
+  if (std::shared_ptr<RecordsFeed> feed = worker->feed) {
+    out.Set(1u, Napi::Function::New(env, [feed](const Napi::CallbackInfo&) { feed->stop(); }, "stop"));
+  }
   worker->Queue();  // deletes itself after OnOK / OnError
-  return p;
+  return out;
 }
 
 }  // namespace sandgate_node
