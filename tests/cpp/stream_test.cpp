@@ -207,6 +207,28 @@ TEST(YamlList, text_in_memory_starting_like_a_block_list_is_one_whatever_its_lab
   EXPECT_EQ(code_of(lines[1]), "SG_SYNTAX");
 }
 
+TEST(YamlList, a_file_whose_name_does_not_say_json_is_sniffed_too) {
+  // requests.txt holding a YAML list was read as JSON Lines: every item an SG_SYNTAX record.
+  auto format_of = [](const std::string& name) {
+    std::string path = testing::TempDir() + name;
+    {
+      std::ofstream f(path, std::ios::binary);
+      f << "- container_image: a\n- {}\n";
+    }
+    std::string error;
+    auto reader = RequestReader::open(path, {}, &error);
+    EXPECT_TRUE(reader) << error;
+    StreamFormat f = reader ? reader->format() : StreamFormat::auto_detect;
+    std::remove(path.c_str());
+    return f;
+  };
+  EXPECT_EQ(format_of("sandgate_requests.txt"), StreamFormat::yaml_list);
+  EXPECT_EQ(format_of("sandgate_requests"), StreamFormat::yaml_list);
+  // A name that says JSON keeps its word: one broken record, not a YAML list.
+  EXPECT_EQ(format_of("sandgate_requests.jsonl"), StreamFormat::json_lines);
+  EXPECT_EQ(format_of("sandgate_requests.ndjson"), StreamFormat::json_lines);
+}
+
 TEST(StreamOptions, a_name_given_for_a_path_opened_under_another_names_and_types_the_stream) {
   // A binding opens /dev/fd/N or its own pipe: the user's name is what diagnostics show, and its
   // extension decides the format as it would have.

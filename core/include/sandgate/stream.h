@@ -29,9 +29,10 @@ enum class StreamFormat { auto_detect, json_lines, json_list, yaml_list };
 
 // How auto-detection chose: a .yaml/.yml name is a YAML list; otherwise a first non-blank byte `[`
 // is a JSON list, and a source without a telling name — standard input, text handed over in
-// memory (from_text), a pipe or a FIFO — starting like a YAML block list (`- `, `---`, `#`) is a
-// YAML list; everything else is JSON Lines. (A regular file's name decides: a JSON Lines file
-// named .jsonl whose first line is broken stays JSON Lines, one bad record.)
+// memory (from_text), a pipe or a FIFO, a file not named .jsonl/.ndjson/.json — starting like a
+// YAML block list (`- `, `---`, `#`) is a YAML list; everything else is JSON Lines. (A JSON file's
+// name decides: a JSON Lines file named .jsonl whose first line is broken stays JSON Lines, one
+// bad record.)
 std::string_view to_string(StreamFormat f);
 
 struct StreamOptions {

@@ -392,8 +392,10 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 
 // Auto-detection on the first chunk (see stream.h).
 // `nameless`: standard input, text handed over in memory, a pipe or a FIFO — a source whose name
-// cannot say what it holds, so its first bytes may show a YAML block list.
+// cannot say what it holds, so its first bytes may show a YAML block list. So may a file whose
+// name says neither JSON nor YAML (requests.txt): JSON Lines cannot start with `- `, `---` or `#`.
 StreamFormat detect(RequestReader::Source& s, const std::string& path, bool nameless) {
+  const bool says_json = ends_with(path, ".jsonl") || ends_with(path, ".ndjson") || ends_with(path, ".json");
   if (ends_with(path, ".yaml") || ends_with(path, ".yml")) return StreamFormat::yaml_list;
   if (!s.more()) return StreamFormat::json_lines;
   std::string_view head(s.here(), s.available());
@@ -401,7 +403,7 @@ StreamFormat detect(RequestReader::Source& s, const std::string& path, bool name
   std::size_t first = head.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos) return StreamFormat::json_lines;
   if (head[first] == '[') return StreamFormat::json_list;
-  if (nameless) {
+  if (nameless || !says_json) {
     std::string_view rest = head.substr(first);
     if (rest.substr(0, 2) == "- " || rest.substr(0, 2) == "-\n" || rest.substr(0, 3) == "---" || rest[0] == '#') {
       return StreamFormat::yaml_list;
