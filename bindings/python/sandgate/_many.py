@@ -21,7 +21,7 @@ from ._types import Client, DiffClass, InputValue, Placement, RunnersValue, Stat
 #: "defaults", "overrides"}``, or one JSON Lines line as ``str``/``bytes``), or a request stream
 #: (SPEC §10.1): a path (``os.PathLike``, or any ``str`` without line breaks; ``-`` is standard
 #: input), the stream's text (a ``str`` with line breaks, ``bytes``), or a binary/text file object.
-#: Files and file objects are read a chunk at a time, and Ctrl-C stops the reading.
+#: Files, file objects and standard input are read a chunk at a time, and Ctrl-C stops the reading.
 Records = Union[Iterable[Any], str, bytes, "os.PathLike[str]"]
 
 # Results handed to Python per call into the engine; the engine reads up to 8 batches of 64 records

@@ -63,18 +63,20 @@ std::exception_ptr fetch_python_error() {
   }
 }
 
-// A stream the binding reads itself (a file it opened, or a Python file object) and hands to the
-// core's reader through a pipe. The core's reader runs on a thread of its own: on a line that never
-// ends (/dev/zero) one call into it reads for ever, and on the calling thread nothing could
-// interrupt it. The calling thread reads the source a chunk at a time, with a timeout on a source
-// that has nothing to read (a FIFO), and checks for signals between reads with the GIL held: a
-// KeyboardInterrupt stops the feed, and closing the pipe ends the reader. Memory stays bounded: the
-// calling thread feeds only while no record is waiting, and the pipe holds at most its capacity.
+// A stream the binding reads itself (a file it opened, standard input that is not a regular file,
+// or a Python file object) and hands to the core's reader through a pipe. The core's reader runs on
+// a thread of its own: on a line that never ends (/dev/zero) one call into it reads for ever, and
+// on the calling thread nothing could interrupt it. The calling thread reads the source a chunk at
+// a time, with a timeout on a source that has nothing to read (a FIFO), and checks for signals
+// between reads with the GIL held: a KeyboardInterrupt stops the feed, and closing the pipe ends
+// the reader. Memory stays bounded: the calling thread feeds only while no record is waiting, and
+// the pipe holds at most its capacity.
 class FedStream {
  public:
   static constexpr std::size_t k_chunk = 1 << 18;
 
-  // Takes `fd` (a file opened by sandgate._many, >= 0), or reads `file` (an object with read()).
+  // Takes `fd` (a file opened by sandgate._many, or a copy of standard input; >= 0), or reads `file`
+  // (an object with read()).
   FedStream(int fd, py::object file, std::string name, std::string error_name)
       : fd_(fd), file_(std::move(file)), name_(std::move(name)), error_name_(std::move(error_name)) {
     int p[2];
@@ -212,6 +214,7 @@ class FedStream {
           if (!signals_ok()) return false;
           continue;
         }
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) continue;  // a non-blocking stdin: poll again
         if (n < 0) {
           int e = errno;
           py::gil_scoped_acquire gil;
@@ -435,7 +438,7 @@ class RecordSource {
 };
 
 // `kind` says what `records` is: "fd" a file sandgate._many opened (taken over here), "file" a file
-// object, "stdin" standard input (read by the core, which detects a YAML list there), "text" the
+// object, "stdin" standard input (a YAML list is detected there, as the CLI detects it), "text" the
 // stream's text, "iter" an iterable of records.
 std::unique_ptr<RecordSource> open_source(py::object records, py::object prepare, const std::string& kind,
                                           const std::string& name) {
@@ -464,6 +467,22 @@ std::unique_ptr<RecordSource> open_source(py::object records, py::object prepare
     return std::make_unique<RecordSource>(std::make_unique<FedStream>(fd, std::move(file), name, name), name);
   }
   if (kind == "stdin") {
+    struct stat st;
+    if (::fstat(STDIN_FILENO, &st) == 0 && !S_ISREG(st.st_mode)) {
+      // A pipe or a terminal may never end a line, and the core's reader retries a read that a
+      // signal interrupts: fed as a FIFO is, so Ctrl-C stops it. The feed closes its descriptor: a
+      // copy, so that standard input stays open.
+      int fd = ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+      if (fd < 0) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, "<stdin>");
+        throw py::error_already_set();
+      }
+      // Named as the core names "-": in diagnostics, and nameless, so a YAML list is detected.
+      return std::make_unique<RecordSource>(std::make_unique<FedStream>(fd, py::object(), "<stdin>", "<stdin>"),
+                                            "<stdin>");
+    }
+    // A regular file ends, and its lines with it: the core reads it on the calling thread, as fast
+    // as it can (the feed's pipe and thread cost a fifth of a small record).
     std::string path = "-", error;
     std::unique_ptr<RequestReader> reader;
     {

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import decimal
+import json
 import os
 import signal
 import subprocess
@@ -22,9 +23,10 @@ needs_posix_signals = pytest.mark.skipif(
 )
 
 
-def interrupted(records_expr: str, tmp_path: Path) -> str:
+def interrupted(records_expr: str, tmp_path: Path, stdin: int | None = None) -> str:
     """Runs check_many over `records_expr` in a child (address space capped, so a stream read whole
-    fails at once), sends SIGINT once it iterates, and returns what it printed."""
+    fails at once), sends SIGINT once it iterates, and returns what it printed. `stdin` is the
+    child's standard input (a file descriptor)."""
     code = textwrap.dedent(
         f"""
         import os, pathlib, resource, sys, sandgate
@@ -39,7 +41,8 @@ def interrupted(records_expr: str, tmp_path: Path) -> str:
         """
     )
     child = subprocess.Popen(
-        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path
+        [sys.executable, "-c", code], stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=tmp_path,
     )
     try:
         assert child.stdout is not None
@@ -72,6 +75,48 @@ def test_ctrl_c_stops_a_stream_whose_line_never_ends(records: str, tmp_path: Pat
             writer.kill()
             writer.wait()
     assert out.strip().splitlines()[-1] == "KeyboardInterrupt", out
+
+
+@needs_posix_signals
+def test_ctrl_c_stops_standard_input_whose_line_never_ends(tmp_path: Path) -> None:
+    # A pipe that sent the start of a record and then nothing, kept open: the core's own reader of
+    # '-' retried the interrupted read for ever, and KeyboardInterrupt never came.
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, b'{"resources": {"cpu": "1"')
+        out = interrupted("'-'", tmp_path, stdin=read_end)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    assert out.strip().splitlines()[-1] == "KeyboardInterrupt", out
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX standard input")
+@pytest.mark.parametrize(
+    "text",
+    [b'{"resources": {"cpu": "1", "memory": "1Gi"}}\n{"resources": {"cpu": "99", "memory": "1Gi"}}\n',
+     b'# a YAML list: standard input has no name to say so\n- resources: {cpu: "1", memory: 1Gi}\n'
+     b'- resources: {cpu: "99", memory: 1Gi}\n'],
+    ids=["JSON Lines", "YAML list"],
+)
+def test_standard_input_reads_alike_from_a_pipe_and_from_a_file(text: bytes, tmp_path: Path) -> None:
+    # A pipe is fed through the binding (Ctrl-C), a regular file read by the core: the same records.
+    code = textwrap.dedent(
+        """
+        import json, sandgate
+        policy = {"constraints": {"resources": {"max_cpu": "8"}}}
+        print(json.dumps([[r.ok, [[d.code, d.source.file, d.source.line] for d in r.errors]]
+                          for r in sandgate.check_many("-", policy=policy, threads=1)]))
+        """
+    )
+    path = tmp_path / "requests"
+    path.write_bytes(text)
+    with open(path, "rb") as f:
+        from_file = subprocess.run([sys.executable, "-c", code], stdin=f, capture_output=True, check=True).stdout
+    from_pipe = subprocess.run([sys.executable, "-c", code], input=text, capture_output=True, check=True).stdout
+    assert json.loads(from_pipe) == json.loads(from_file) == [
+        [True, []], [False, [["SG_RESOURCE_ABOVE_MAX", "<stdin>", 2 if text.startswith(b"{") else 3]]]
+    ]
 
 
 def test_a_file_object_is_read_a_chunk_at_a_time(tmp_path: Path) -> None:
