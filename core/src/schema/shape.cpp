@@ -4,6 +4,7 @@
 #include <charconv>
 #include <limits>
 #include <optional>
+#include <utility>
 
 #include "sandgate/small_vector.h"
 #include "util/text.h"
@@ -37,10 +38,34 @@ class PathStack {
   SmallVector<Token, 8> tokens_;  // deeper than 8 only in unusual documents: no allocation per walk
 };
 
+// What each kind of document is called in a message.
+constexpr std::pair<std::string_view, std::string_view> k_kinds[] = {
+    {"sandbox", "a sandbox request"}, {"policy", "a policy"}, {"runners", "a runner inventory"}, {"org", "an org's entitlements"}};
+
+std::string_view kind_name(std::string_view kind) {
+  for (const auto& [k, name] : k_kinds) {
+    if (k == kind) return name;
+  }
+  return "this document";
+}
+
+// The kind of document other than `kind` whose top level has `key`, if one has: a sandbox given
+// where a policy goes shows container_image, placement_mode, … each "unknown", and the list of a
+// policy's known fields does not say the file is the wrong one.
+std::optional<std::string_view> kind_with_top_level(std::string_view key, std::string_view kind) {
+  for (const auto& [k, name] : k_kinds) {
+    if (k == kind) continue;
+    const auto& names = get(k).root->property_names;
+    if (std::find(names.begin(), names.end(), key) != names.end()) return name;
+  }
+  return std::nullopt;
+}
+
 struct Walker {
   DiagnosticSink& sink;
   ReportedPaths& reported;
   const ShapeOptions& options;
+  std::string_view kind;  // the schema's name: sandbox, policy, runners, org
   PathStack path;
   // A document can hold 100,000 unknown keys; listing each costs memory and time and helps no one.
   // After this many, the rest are counted into one closing diagnostic.
@@ -194,8 +219,13 @@ struct Walker {
     bool camel = m.key != to_snake_case(m.key);
     std::string guess = closest_match(to_snake_case(m.key), names);
     std::string hint;
+    std::optional<std::string_view> other_kind;
+    if (guess.empty() && path.at_top()) other_kind = kind_with_top_level(to_snake_case(m.key), kind);
     if (!guess.empty()) {
       hint = "did you mean \"" + (camel ? to_camel_case(guess) : guess) + "\"?";
+    } else if (other_kind) {
+      hint = shown_text(m.key) + " is a top-level field of " + std::string(*other_kind) + ", not of " +
+             std::string(kind_name(kind)) + ": is this the right file?";
     } else if (!names.empty()) {
       std::vector<std::string> shown(names.begin(), names.begin() + std::min<std::size_t>(names.size(), 12));
       for (auto& n : shown) n = "\"" + n + "\"";
@@ -281,7 +311,7 @@ struct Walker {
 
 void shape(Node& node, const CompiledSchema& cs, const std::string& path, DiagnosticSink& sink,
            ReportedPaths& reported, const ShapeOptions& options) {
-  Walker w{sink, reported, options, PathStack(path), 0, 0, std::nullopt};
+  Walker w{sink, reported, options, cs.name, PathStack(path), 0, 0, std::nullopt};
   w.walk(node, cs.root);
   w.finish();
 }
