@@ -10,6 +10,7 @@ syntax) is listed below. The .dict files are committed; run this again after a s
 """
 from __future__ import annotations
 
+import argparse
 import json
 import re
 from pathlib import Path
@@ -128,6 +129,8 @@ def write(name: str, header: str, groups: dict[str, list[str]]) -> None:
 
 
 def main() -> None:
+    # No options; --help says what it does instead of doing it.
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     pkeys, penums = schema_words("policy")
     skeys, senums = schema_words("sandbox")

@@ -19,6 +19,7 @@ Times are the best of 5 runs, per call, with the GIL held by the caller (one thr
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import platform
@@ -117,6 +118,8 @@ def bench_validate() -> list[tuple[str, float, float]]:
 
 
 def main() -> int:
+    # No options; --help says what it does instead of doing it.
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     print(f"sandgate {sandgate.__version__}, cwsandbox {cwsandbox_version}, jsonschema {version('jsonschema')}, "
           f"fastjsonschema {fastjsonschema.VERSION}; Python {platform.python_version()} on {platform.machine()}")
     checks = bench_check()
