@@ -2,7 +2,8 @@
 // public function leave native memory flat"), through the loop that test/native-memory.test.mjs
 // runs at 45,000 calls in CI (bindings/node/test/fixtures/native-growth.mjs): one process per case,
 // a third of the calls to warm up, then the RSS growth of two windows of a third each with V8's
-// heap collected; bytes per call is the smaller window's growth over its calls.
+// heap collected; bytes per call is the smaller window's growth over its calls (negative when the
+// allocator gave memory back in that window: flat, not a gain to report).
 //
 // Run: node bench/node/native_memory.mjs [--calls 1000000] [case …]   (after scripts/test-node.sh)
 import { spawnSync } from 'node:child_process';
@@ -19,7 +20,7 @@ const source = readFileSync(fixture, 'utf8');
 const all = [...source.slice(source.indexOf('const cases = {')).matchAll(/^  '([^']+)':/gm)].map((m) => m[1]);
 const cases = args.length ? args : all.filter((c) => !c.startsWith('new Checker'));
 
-const pad = (s, n) => String(s).padEnd(n);
+const pad = (s, n) => String(s).padEnd(n);  // wider values push the row along; the columns are for reading, not parsing
 const lpad = (s, n) => String(s).padStart(n);
 console.log(`${pad('case', 36)} ${lpad('calls', 10)} ${lpad('seconds', 8)} ${lpad('RSS growth per window', 26)} ${lpad('bytes/call', 10)}`);
 for (const c of cases) {
