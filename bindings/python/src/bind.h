@@ -19,10 +19,12 @@ CheckOptions options_of(const std::string& client, const std::string& placement)
 
 // The hints a check's result must carry for its policy, runners and org (their Loaded::hinted).
 Diagnostics input_hints(const LoadedPolicy* policy, const LoadedRunners* runners, const LoadedOrg* org);
-// Puts them on the copies of those diagnostics in `diagnostics` or in a result, which the engine
-// took from the compiled inputs: check, check_many and the records diff_policies replays then say
-// what Policy(...) and validate_policy say.
+// Puts them on the copies of those diagnostics in `diagnostics` (the records diff_policies
+// replays), which the core took from the compiled inputs, so that they say what Policy(...) and
+// validate_policy say.
 void add_input_hints(Diagnostics& diagnostics, const Diagnostics& hints);
-void add_input_hints(Result& result, const Diagnostics& hints);
+// An Engine over the loaded inputs whose results carry their errors as the binding holds them:
+// with the str rule's hint (Loaded::hinted), which the compiled inputs do not have.
+Engine engine_of(const LoadedPolicy* policy, const LoadedRunners* runners, const LoadedOrg* org);
 
 }  // namespace sandgate::python

@@ -132,13 +132,20 @@ void add_input_hints(Diagnostics& diagnostics, const Diagnostics& hints) {
   }
 }
 
-void add_input_hints(Result& result, const Diagnostics& hints) {
-  if (hints.empty()) return;
-  // A Result has no setter, but makes its diagnostics once, on first read, and keeps them
-  // (result.h): made here, before anyone else holds the result, this list is the one every later
-  // read sees (diagnostics, to_json). The list is a heap object that is not const, so writing it
-  // through the reference is defined; the binding never copies a Result, which would remake it.
-  add_input_hints(const_cast<Diagnostics&>(result.diagnostics()), hints);
+Engine engine_of(const LoadedPolicy* policy, const LoadedRunners* runners, const LoadedOrg* org) {
+  auto value = [](const auto* in) { return in ? in->value : nullptr; };
+  if (input_hints(policy, runners, org).empty()) return Engine(value(policy), value(runners), value(org));
+  // A hinted input was read from text, so the Loaded diagnostics are the compiled input's own
+  // plus the hint: the errors the engine would carry, as this binding shows them.
+  Diagnostics errors;
+  for (const Diagnostics* ds : {policy ? &policy->diagnostics : nullptr, runners ? &runners->diagnostics : nullptr,
+                                org ? &org->diagnostics : nullptr}) {
+    if (!ds) continue;
+    for (const Diagnostic& d : *ds) {
+      if (d.severity == Severity::error) errors.push_back(d);
+    }
+  }
+  return Engine(value(policy), value(runners), value(org), std::move(errors));
 }
 
 CheckOptions options_of(const std::string& client, const std::string& placement) {
@@ -181,7 +188,7 @@ const Engine& engine_for(const LoadedPolicy* policy, const LoadedRunners* runner
   const Runners* r = runners ? runners->value.get() : nullptr;
   const Org* o = org ? org->value.get() : nullptr;
   if (!last.engine || last.policy != p || last.runners != r || last.org != o) {
-    last.engine.emplace(policy ? policy->value : nullptr, runners ? runners->value : nullptr, org ? org->value : nullptr);
+    last.engine.emplace(engine_of(policy, runners, org));
     last.policy = p;
     last.runners = r;
     last.org = o;
@@ -205,11 +212,8 @@ CheckResult check(InputDocument& sandbox, InputDocument* defaults, InputDocument
   layers.sandbox = std::move(sandbox.doc);
   if (defaults) layers.defaults = std::move(defaults->doc);
   if (overrides) layers.overrides = std::move(overrides->doc);
-  Diagnostics hints = input_hints(policy, runners, org);
   py::gil_scoped_release nogil;
-  CheckResult out(engine.check(Request::compile(std::move(layers), options)));
-  add_input_hints(*out.result, hints);
-  return out;
+  return CheckResult(engine.check(Request::compile(std::move(layers), options)));
 }
 
 // A Policy, Runners or Org loaded once: the `_raw` it holds (sandgate._policy), or null when `value`

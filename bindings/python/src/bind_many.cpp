@@ -520,13 +520,11 @@ class ManyCheck {
     add_load_errors(policy, load_errors_);
     add_load_errors(runners, load_errors_);
     add_load_errors(org, load_errors_);
-    input_hints_ = input_hints(policy, runners, org);  // the Loaded inputs may be gone by the next chunk
     if (!load_errors_.empty()) {
       graveyard_ = std::make_shared<Graveyard>(1);
       return;
     }
-    engine_ = std::make_unique<Engine>(policy ? policy->value : nullptr, runners ? runners->value : nullptr,
-                                       org ? org->value : nullptr);
+    engine_ = std::make_unique<Engine>(engine_of(policy, runners, org));
     // Each worker frees up to two of the results it made before checking a record, so the dead are
     // freed faster than a chunk makes them, on the threads that made them.
     unsigned workers = jobs ? jobs : std::max(1u, std::thread::hardware_concurrency());
@@ -552,7 +550,6 @@ class ManyCheck {
       out.reserve(n);
       checker_->take([&](PendingRecord& p) { return source_->next(p); },
                      [&](RequestRecord&&, std::unique_ptr<Result> r, unsigned worker) {
-                       add_input_hints(*r, input_hints_);
                        out.emplace_back(std::move(r), graveyard_, worker);
                        return true;
                      },
@@ -578,7 +575,6 @@ class ManyCheck {
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<RecordChecker> checker_;  // after what it uses: destroyed first
   Diagnostics load_errors_;
-  Diagnostics input_hints_;
 };
 
 // ---- diff_policies -------------------------------------------------------------------------------

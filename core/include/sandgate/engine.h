@@ -81,6 +81,11 @@ class Engine {
   // means the default entitlements (no GPUs, serverless allowed).
   explicit Engine(std::shared_ptr<const Policy> policy = nullptr, std::shared_ptr<const Runners> runners = nullptr,
                   std::shared_ptr<const Org> org = nullptr);
+  // The same, with the errors every result carries given by the caller instead of taken from the
+  // three inputs: a binding's copies of them, which may say what only the binding knows (that a
+  // str it read as text looks like a path it meant).
+  Engine(std::shared_ptr<const Policy> policy, std::shared_ptr<const Runners> runners, std::shared_ptr<const Org> org,
+         Diagnostics input_errors);
 
   // Checks one compiled request. Never throws for anything in the inputs; safe to call from many
   // threads at once; allocates nothing when the request passes. Errors of the policy, runners and

@@ -15,16 +15,30 @@ Document document_from_node(Node root, std::string input, std::string file) {
   return d;
 }
 
-Engine::Engine(std::shared_ptr<const Policy> policy, std::shared_ptr<const Runners> runners, std::shared_ptr<const Org> org) {
-  auto in = std::make_shared<CheckInputs>();
-  // A request checked against a broken policy (or inventory) is not ok, whatever it asks for.
+namespace {
+
+// A request checked against a broken policy (or inventory) is not ok, whatever it asks for.
+Diagnostics errors_of(const Policy* policy, const Runners* runners, const Org* org) {
+  Diagnostics out;
   for (const Diagnostics* ds : {policy ? &policy->diagnostics() : nullptr, runners ? &runners->diagnostics() : nullptr,
                                 org ? &org->diagnostics() : nullptr}) {
     if (!ds) continue;
     for (const auto& d : *ds) {
-      if (d.severity == Severity::error) in->errors.push_back(d);
+      if (d.severity == Severity::error) out.push_back(d);
     }
   }
+  return out;
+}
+
+}  // namespace
+
+Engine::Engine(std::shared_ptr<const Policy> policy, std::shared_ptr<const Runners> runners, std::shared_ptr<const Org> org)
+    : Engine(policy, runners, org, errors_of(policy.get(), runners.get(), org.get())) {}
+
+Engine::Engine(std::shared_ptr<const Policy> policy, std::shared_ptr<const Runners> runners, std::shared_ptr<const Org> org,
+               Diagnostics input_errors) {
+  auto in = std::make_shared<CheckInputs>();
+  in->errors = std::move(input_errors);
   if (org) in->org_model = org->model();
   in->policy = std::move(policy);
   in->runners = std::move(runners);
