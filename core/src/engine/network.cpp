@@ -61,11 +61,28 @@ bool superset(const std::map<std::string, std::string>& have, const std::map<std
   });
 }
 
-// Whether `name` is excepted by envelope rule `e`'s hostname_except: an except x excludes it when
-// host_matches(x, name) or host_matches(name, x).
-bool excepted(const NetRule& e, std::string_view name) {
-  return std::any_of(e.hostname_except.begin(), e.hostname_except.end(),
-                     [&](const std::string& x) { return host_matches(x, name) || host_matches(name, x); });
+// The entry of envelope rule `e`'s hostname_except that excludes `name` (host_matches(x, name) or
+// host_matches(name, x)), or null.
+const std::string* excepting(const NetRule& e, std::string_view name) {
+  auto at = std::find_if(e.hostname_except.begin(), e.hostname_except.end(),
+                         [&](const std::string& x) { return host_matches(x, name) || host_matches(name, x); });
+  return at == e.hostname_except.end() ? nullptr : &*at;
+}
+
+bool excepted(const NetRule& e, std::string_view name) { return excepting(e, name) != nullptr; }
+
+// An entry `*.S` of `e`'s hostname_except with `name` more than one label under S. A grant's `*.S`
+// covers one label; how far an except reaches is not documented (reference §3.5, inferred), so the
+// engine does not except such a name, and says it may be refused (SPEC: unknown → the stricter
+// outcome, as a warning).
+const std::string* deep_except(const NetRule& e, std::string_view name) {
+  for (const std::string& x : e.hostname_except) {
+    if (x.size() < 3 || x[0] != '*' || x[1] != '.') continue;
+    std::string_view suffix = std::string_view(x).substr(1);  // ".S"
+    if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
+    if (name.substr(0, name.size() - suffix.size()).find('.') != std::string_view::npos) return &x;
+  }
+  return nullptr;
 }
 
 // Whether every address of the declared CIDR rule lies in the envelope's CIDR rules that allow its
@@ -130,12 +147,18 @@ bool inside(const NetRule& d, const std::vector<NetRule>& envelope, const model:
   return true;
 }
 
-std::string outside_reason(const NetRule& d) {
+std::string outside_reason(const NetRule& d, const std::vector<NetRule>& envelope) {
   switch (d.kind()) {
     case PeerKind::cidr: return "the CIDR " + d.cidr + " (with these ports) is not inside the allowed CIDR ranges";
     case PeerKind::tenant: return "no allowed rule grants tenant " + d.tenant + " on these ports";
     case PeerKind::any: return "\"any\" is allowed only when the envelope has an \"any\" rule covering these ports";
     case PeerKind::hostname:
+      for (const NetRule& e : envelope) {
+        if (e.kind() != PeerKind::hostname || !host_matches(e.hostname, d.hostname) || !e.spans.covers(d.spans)) continue;
+        if (const std::string* x = excepting(e, d.hostname)) {
+          return "the hostname " + d.hostname + " is excluded by https_hostname_except \"" + *x + "\" of the rule granting " + e.hostname;
+        }
+      }
       return "the hostname " + d.hostname + " matches no allowed hostname pattern (a CIDR envelope never grants names)";
     case PeerKind::selector: return "no allowed selector rule entitles these labels (\"any\" never covers selectors)";
     case PeerKind::none: break;
@@ -144,15 +167,50 @@ std::string outside_reason(const NetRule& d) {
 }
 
 void report_outside(Findings& f, const model::DeclaredRule& d, bool ingress, const model::Origin& envelope) {
-  Finding& found = f.add(Code::NET_OUTSIDE_ENVELOPE, in_request(d.at), [](const FindingContext&, const Finding& x, std::string& m, std::string& h) {
+  Finding& found = f.add(Code::NET_OUTSIDE_ENVELOPE, in_request(d.at), [](const FindingContext& cx, const Finding& x, std::string& m, std::string& h) {
     const auto* rule = static_cast<const model::DeclaredRule*>(x.p[0]);
     bool in = x.n[0] != 0;
     m = std::string(in ? "ingress" : "egress") + " rule " + std::to_string(rule->index) + " is outside the policy's " +
-        (in ? "allowed_ingress" : "allowed_egress") + ": " + outside_reason(rule->rule);
+        (in ? "allowed_ingress" : "allowed_egress") + ": " +
+        outside_reason(rule->rule, in ? cx.policy.allowed_ingress : cx.policy.allowed_egress);
     h = in ? "declare only what allowed_ingress covers" : "declare only what allowed_egress covers; the server rejects, it never narrows";
   });
   found.p[0] = &d;
   found.n[0] = ingress;
+  relate_policy(found, envelope, "the envelope is set here");
+}
+
+// A hostname the envelope grants only through rules that have an except `*.S` more than one label
+// above it (deep_except): the except those rules have, else null.
+const std::string* granted_only_past_a_deep_except(const NetRule& d, const std::vector<NetRule>& envelope,
+                                                   const model::EnvelopeIndex& index) {
+  if (std::any_of(index.any_rules().begin(), index.any_rules().end(), [&](std::size_t i) { return envelope[i].spans.covers(d.spans); })) {
+    return nullptr;
+  }
+  const std::string* deep = nullptr;
+  bool plainly = index.any_host(d.hostname, [&](std::size_t i) {
+    const NetRule& e = envelope[i];
+    if (!host_matches(e.hostname, d.hostname) || !e.spans.covers(d.spans) || excepted(e, d.hostname)) return false;
+    if (const std::string* x = deep_except(e, d.hostname)) {
+      deep = x;
+      return false;
+    }
+    return true;
+  });
+  return plainly ? nullptr : deep;
+}
+
+void report_deep_except(Findings& f, const model::DeclaredRule& d, const std::string& except, const model::Origin& envelope) {
+  Finding& found = f.add(Code::NET_HOSTNAME_EXCEPT_DEEP, in_request(d.dns_at ? *d.dns_at : d.at),
+                         [](const FindingContext&, const Finding& x, std::string& m, std::string& h) {
+                           const auto* rule = static_cast<const model::DeclaredRule*>(x.p[0]);
+                           const auto* exc = static_cast<const std::string*>(x.p[1]);
+                           m = "the hostname " + rule->rule.hostname + " lies more than one label under the envelope's https_hostname_except \"" +
+                               *exc + "\"; a wildcard grant reaches one label, and whether the except reaches further is not documented";
+                           h = "the server may refuse it: declare a name the except does not cover, or ask the admin to list it";
+                         });
+  found.p[0] = &d;
+  found.p[1] = &except;
   relate_policy(found, envelope, "the envelope is set here");
 }
 
@@ -172,7 +230,13 @@ void check_network(const RuleInput& in, const model::PolicyModel& pm, Resolution
       continue;
     }
     if (pm.allowed_egress.empty()) continue;  // no envelope: no restriction
-    if (!inside(d.rule, pm.allowed_egress, pm.egress_envelope, egress_unions)) report_outside(f, d, false, pm.allowed_egress_origin);
+    if (!inside(d.rule, pm.allowed_egress, pm.egress_envelope, egress_unions)) {
+      report_outside(f, d, false, pm.allowed_egress_origin);
+    } else if (d.rule.kind() == PeerKind::hostname) {
+      if (const std::string* x = granted_only_past_a_deep_except(d.rule, pm.allowed_egress, pm.egress_envelope)) {
+        report_deep_except(f, d, *x, pm.allowed_egress_origin);
+      }
+    }
   }
   if (!req.deny_ingress && !pm.allowed_ingress.empty()) {
     CidrUnions ingress_unions;
