@@ -184,6 +184,7 @@ std::vector<std::string> run_check(const Case& c) {
   expect_text("qos_class", std::string(r.qos_class()));
   auto runtime_class = r.runtime_class();
   expect_text("runtime_class", runtime_class ? runtime_class->value : "");
+  expect_text("runtime_class_from", runtime_class ? runtime_class->from : "");
   expect_text("runner", std::string(r.runner_id()));
   // `slurm`: null = no Slurm mapping; else each given key (scheduler, CPUsPerTask, MinMemoryNode,
   // or a job parameter such as partition) must equal the mapping's value.

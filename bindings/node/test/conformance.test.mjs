@@ -232,6 +232,7 @@ function judgeCheck(c, result, positions) {
   expectText('placement_mode', result.placement_mode ?? '');
   expectText('qos_class', result.qos_class ?? '');
   expectText('runtime_class', result.runtime_class ? result.runtime_class.value : '');
+  expectText('runtime_class_from', result.runtime_class ? result.runtime_class.from : '');
   expectText('runner', result.runner ? result.runner.id : '');
   if (expect.resolved && typeof expect.resolved === 'object' && !Array.isArray(expect.resolved)) {
     for (const [pointer, want] of Object.entries(expect.resolved)) {

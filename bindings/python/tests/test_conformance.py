@@ -282,6 +282,7 @@ def run_check(case: Case, values: dict[str, Any] | None = None) -> list[str]:
         "placement_mode": result.placement_mode or "",
         "qos_class": result.qos_class or "",
         "runtime_class": runtime["value"] if runtime else "",
+        "runtime_class_from": runtime["from"] if runtime else "",
         "runner": result.runner or "",
     }
     for key, actual in actual_text.items():
