@@ -221,8 +221,9 @@ void check_gpu_runtime(const RuleInput& in, const model::PolicyModel& pm, const 
   const model::Runner* runner = res.primary;
   const model::Text& pin = in.request.runtime_class;
   FindingPlace pin_place = pin ? in_request(pin.origin) : request_root();
-  // R-GPU-9: a pinned runtime class (or the policy's CPU default) is used verbatim, GPU or not.
-  if (res.runtime_class_from == RuntimeClassFrom::request || res.runtime_class_from == RuntimeClassFrom::policy_cpu_default) {
+  // R-GPU-9: a pinned runtime class is used verbatim, GPU or not. (An unpinned GPU sandbox never
+  // gets the policy's CPU default: R-RC gives it the GPU default, the runner's or the node's.)
+  if (res.runtime_class_from == RuntimeClassFrom::request) {
     auto named = [&](std::string_view a, std::string_view b) { return (!a.empty() && a == rc) || (!b.empty() && b == rc); };
     bool cpu_class = named(pm.default_cpu_runtime_class, runner ? std::string_view(runner->runtime_class_cpu) : std::string_view());
     bool gpu_class = named(pm.default_gpu_runtime_class, runner ? std::string_view(runner->runtime_class_gpu) : std::string_view());
