@@ -79,7 +79,9 @@ DeclaredRule read_declared(RequestCompiler& c, const Cursor& at, std::size_t ind
       c.report(Code::NET_HOSTNAME_INVALID, h,
                "dns_name " + h.node->display() + " must be a DNS-1123 subdomain or a single leftmost wildcard (*.example.com)");
     }
-    if (Cursor ports = at["ports"]; ports.size() > 0) {
+    // Ports the schema refused (an entry that is a string or a float) have their error already; the
+    // SDK raises that TypeError before it looks at what the ports are.
+    if (Cursor ports = at["ports"]; ports.size() > 0 && !c.reported_under(ports.layer, ports.path())) {
       bool only_443 = ports.size() == 1 &&
                       ((ports.at(0).node->is_int() && ports.at(0).node->integer == 443) ||
                        (ports.at(0)["port"].integer() == 443 &&
