@@ -114,8 +114,10 @@ bool cidr_inside(const NetRule& d, const std::vector<NetRule>& envelope, const m
   return unions.built.back().second.covers(*d.prefix, d.except);
 }
 
-// Whether the envelope admits the declared rule (SPEC §6.7; reference §3.5).
-bool inside(const NetRule& d, const std::vector<NetRule>& envelope, const model::EnvelopeIndex& index, CidrUnions& unions) {
+// Whether the envelope admits the declared rule (SPEC §6.7; reference §3.5). A hostname it admits
+// only through rules with a wildcard except above it (deep_except) sets `*deep` to that except.
+bool inside(const NetRule& d, const std::vector<NetRule>& envelope, const model::EnvelopeIndex& index, CidrUnions& unions,
+            const std::string** deep = nullptr) {
   auto env_any = [&] {
     return std::any_of(index.any_rules().begin(), index.any_rules().end(), [&](std::size_t i) { return envelope[i].spans.covers(d.spans); });
   };
@@ -129,12 +131,21 @@ bool inside(const NetRule& d, const std::vector<NetRule>& envelope, const model:
              });
     case PeerKind::any:
       return env_any();
-    case PeerKind::hostname:
+    case PeerKind::hostname: {
       if (env_any()) return true;
-      return index.any_host(d.hostname, [&](std::size_t i) {
+      const std::string* deep_seen = nullptr;
+      bool plainly = index.any_host(d.hostname, [&](std::size_t i) {
         const NetRule& e = envelope[i];
-        return host_matches(e.hostname, d.hostname) && e.spans.covers(d.spans) && !excepted(e, d.hostname);
+        if (!host_matches(e.hostname, d.hostname) || !e.spans.covers(d.spans) || excepted(e, d.hostname)) return false;
+        if (const std::string* x = deep_except(e, d.hostname)) {
+          deep_seen = x;  // granted, but maybe not by the server: look on for a plain grant
+          return false;
+        }
+        return true;
       });
+      if (!plainly && deep_seen && deep) *deep = deep_seen;
+      return plainly || deep_seen;
+    }
     case PeerKind::selector:
       return std::any_of(index.selector_rules().begin(), index.selector_rules().end(), [&](std::size_t i) {
         const NetRule& e = envelope[i];
@@ -186,26 +197,6 @@ void report_outside(Findings& f, const model::DeclaredRule& d, bool ingress, con
   relate_policy(found, envelope, "the envelope is set here");
 }
 
-// A hostname the envelope grants only through rules that have an except `*.S` more than one label
-// above it (deep_except): the except those rules have, else null.
-const std::string* granted_only_past_a_deep_except(const NetRule& d, const std::vector<NetRule>& envelope,
-                                                   const model::EnvelopeIndex& index) {
-  if (std::any_of(index.any_rules().begin(), index.any_rules().end(), [&](std::size_t i) { return envelope[i].spans.covers(d.spans); })) {
-    return nullptr;
-  }
-  const std::string* deep = nullptr;
-  bool plainly = index.any_host(d.hostname, [&](std::size_t i) {
-    const NetRule& e = envelope[i];
-    if (!host_matches(e.hostname, d.hostname) || !e.spans.covers(d.spans) || excepted(e, d.hostname)) return false;
-    if (const std::string* x = deep_except(e, d.hostname)) {
-      deep = x;
-      return false;
-    }
-    return true;
-  });
-  return plainly ? nullptr : deep;
-}
-
 void report_deep_except(Findings& f, const model::DeclaredRule& d, const std::string& except, const model::Origin& envelope) {
   Finding& found = f.add(Code::NET_HOSTNAME_EXCEPT_DEEP, in_request(d.dns_at ? *d.dns_at : d.at),
                          [](const FindingContext&, const Finding& x, std::string& m, std::string& h) {
@@ -236,12 +227,11 @@ void check_network(const RuleInput& in, const model::PolicyModel& pm, Resolution
       continue;
     }
     if (pm.allowed_egress.empty()) continue;  // no envelope: no restriction
-    if (!inside(d.rule, pm.allowed_egress, pm.egress_envelope, egress_unions)) {
+    const std::string* deep = nullptr;
+    if (!inside(d.rule, pm.allowed_egress, pm.egress_envelope, egress_unions, &deep)) {
       report_outside(f, d, false, pm.allowed_egress_origin);
-    } else if (d.rule.kind() == PeerKind::hostname) {
-      if (const std::string* x = granted_only_past_a_deep_except(d.rule, pm.allowed_egress, pm.egress_envelope)) {
-        report_deep_except(f, d, *x, pm.allowed_egress_origin);
-      }
+    } else if (deep) {
+      report_deep_except(f, d, *deep, pm.allowed_egress_origin);
     }
   }
   if (!req.deny_ingress && !pm.allowed_ingress.empty()) {
