@@ -712,9 +712,9 @@ function renderings(markdown, text) {
   };
 }
 
-// The stop() of each records file being read (src/records_feed.h), called at process exit: Node
-// joins libuv's threads before the process ends, so process.exit() would otherwise wait for a read
-// that may never end (a FIFO whose writer never closes it, /dev/zero).
+// The stop() of each diff running over a FIFO or device (src/diff_policies.cc), called at process exit: it ends the read
+// of a records file that may never end (a FIFO whose writer never closes it, /dev/zero; see
+// src/records_feed.h) and waits for the diff's thread, which must not run on while the process ends.
 const readsToStop = new Set();
 let stopsAtExit = false;
 function stopAtExit(stop) {
