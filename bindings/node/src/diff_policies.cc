@@ -104,7 +104,7 @@ class DiffJob {
     }
     // After the thread-safe function's own cleanup hook, so run before it (hooks run last-in,
     // first-out): the diff is stopped and joined before the function is finalized.
-    napi_add_env_cleanup_hook(env, stop_and_join, job.get());
+    napi_add_env_cleanup_hook(env, on_teardown, job.get());
     job->hooked_ = true;
     try {
       job->thread_ = std::thread([j = job.get()] {
@@ -153,8 +153,14 @@ class DiffJob {
     delete h;
   }
 
+  // The cleanup hook: Node drops a hook once it has run, so finalize must not remove it again.
+  static void on_teardown(void* job) {
+    static_cast<DiffJob*>(job)->hooked_ = false;
+    stop_and_join(job);
+  }
+
   void unhook(napi_env env) {
-    if (hooked_) napi_remove_env_cleanup_hook(env, stop_and_join, this);
+    if (hooked_) napi_remove_env_cleanup_hook(env, on_teardown, this);
     hooked_ = false;
   }
 
