@@ -120,6 +120,46 @@ TEST(BigUnsigned, arithmetic_carries_across_limbs) {
   EXPECT_TRUE(v.is_zero());
 }
 
+// A sum that is exactly one limb base (10^9) carries into a new limb: the value must equal the
+// one built directly (member-wise equality; no limb may hold 10^9 itself) and count ten digits.
+TEST(BigUnsigned, a_sum_of_exactly_the_limb_base_carries) {
+  BigUnsigned v(999999999);
+  v.add(BigUnsigned(1));
+  EXPECT_EQ(v, BigUnsigned(1000000000));
+  EXPECT_EQ(v.digits(), 10U);
+  BigUnsigned w = *BigUnsigned::from_decimal("1999999999");
+  w.add(BigUnsigned(1));
+  EXPECT_EQ(w, *BigUnsigned::from_decimal("2000000000"));
+}
+
+// digits() counts the top limb's digits exactly at each power of ten.
+TEST(BigUnsigned, digits_counts_at_powers_of_ten) {
+  EXPECT_EQ(BigUnsigned().digits(), 0U);
+  EXPECT_EQ(BigUnsigned(9).digits(), 1U);
+  EXPECT_EQ(BigUnsigned(10).digits(), 2U);
+  EXPECT_EQ(BigUnsigned(99).digits(), 2U);
+  EXPECT_EQ(BigUnsigned(100).digits(), 3U);
+  EXPECT_EQ(BigUnsigned(999999999).digits(), 9U);
+  EXPECT_EQ(BigUnsigned(1000000000).digits(), 10U);
+  EXPECT_EQ(BigUnsigned(10000000000ULL).digits(), 11U);
+}
+
+// The capacity is k_max_limbs × 9 = 360 digits: that many read, one more does not; leading zeros
+// do not count against it.
+TEST(BigUnsigned, from_decimal_reads_up_to_360_digits) {
+  const std::size_t max_digits = BigUnsigned::k_max_limbs * 9;
+  ASSERT_EQ(max_digits, 360U);
+  const std::string nines(max_digits, '9');
+  const auto full = BigUnsigned::from_decimal(nines);
+  ASSERT_TRUE(full);
+  EXPECT_EQ(full->to_string(), nines);
+  EXPECT_EQ(full->digits(), max_digits);
+  EXPECT_FALSE(BigUnsigned::from_decimal("1" + nines));
+  const auto padded = BigUnsigned::from_decimal("0000" + nines);
+  ASSERT_TRUE(padded);
+  EXPECT_EQ(*padded, *full);
+}
+
 TEST(BigUnsigned, divide_returns_remainder_and_ignores_zero_divisor) {
   BigUnsigned v = *BigUnsigned::from_decimal("1000000000000000000000");  // 10^21 = 2^21 × 5^21
   EXPECT_EQ(v.divide(1024), 0U);
