@@ -29,6 +29,9 @@ TEST(DiffFieldName, dotted_with_quoted_keys_and_indexes) {
   EXPECT_EQ(field_name("/base/metadata/annotations/example.com~1owner"), "base.metadata.annotations[\"example.com/owner\"]");
   EXPECT_EQ(field_name("/constraints/network/allowed_egress/2/cidr"), "constraints.network.allowed_egress[2].cidr");
   EXPECT_EQ(field_name(""), "");
+  // a quote or a backslash inside a quoted key is escaped, so the name reads back unambiguously
+  EXPECT_EQ(field_name("/base/metadata/annotations/a\"b"), "base.metadata.annotations[\"a\\\"b\"]");
+  EXPECT_EQ(field_name("/base/metadata/labels/a\\b"), "base.metadata.labels[\"a\\\\b\"]");
 }
 
 TEST(DiffAttribution, a_location_matches_the_field_its_parent_or_an_item) {
@@ -48,6 +51,9 @@ TEST(DiffAttribution, a_location_matches_the_field_its_parent_or_an_item) {
   auto removed2 = change("/constraints/metadata/denied_annotation_prefixes/2", K::removed, true);
   EXPECT_FALSE(diff::location_matches("/constraints/metadata/denied_annotation_prefixes/2", removed2));
   EXPECT_TRUE(diff::location_matches("/constraints/metadata/denied_annotation_prefixes", removed2));
+  // a removed field that is not a list item is named by its own pointer (a rule's fallback field)
+  EXPECT_TRUE(diff::location_matches("/constraints/resources/default_memory",
+                                     change("/constraints/resources/default_memory", K::removed)));
 }
 
 TEST(DiffAttribution, rules_without_a_policy_location_fall_back_to_the_fields_they_read) {
@@ -114,6 +120,42 @@ TEST(DiffSummary, groups_keep_counts_and_at_most_k_examples) {
   EXPECT_EQ(s.resolution_changed_by_pointer[0].examples.size(), 2u);
   EXPECT_EQ(s.class_examples[static_cast<std::size_t>(DiffClass::resolution_changed)].size(), 2u);
   EXPECT_TRUE(s.class_examples[static_cast<std::size_t>(DiffClass::unchanged)].empty());
+}
+
+// SPEC §10.3 counts records per error code: a record with the same code twice counts once there,
+// and is one example, not two.
+TEST(DiffSummary, a_record_counts_once_per_error_code) {
+  DiffSummary s;
+  s.examples = 5;
+  RecordDiff r;
+  r.line = 1;
+  r.cls = DiffClass::newly_rejected;
+  for (int i = 0; i < 2; ++i) {
+    Diagnostic d;
+    d.code = Code::VOLUME_TOO_LARGE;
+    d.severity = Severity::error;
+    r.errors.push_back(d);
+  }
+  s.add(r);
+  ASSERT_EQ(s.newly_rejected_by_code.size(), 1u);
+  EXPECT_EQ(s.newly_rejected_by_code[0].count, 1u);
+  EXPECT_EQ(s.newly_rejected_by_code[0].examples.size(), 1u);
+}
+
+// Below the cap every distinct pointer keeps its own group: nothing is folded into "(other)".
+TEST(DiffSummary, a_hundred_distinct_pointers_each_keep_their_group) {
+  DiffSummary s;
+  for (int i = 0; i < 100; ++i) {
+    RecordDiff r;
+    r.cls = DiffClass::resolution_changed;
+    r.changes.push_back(ValueChange{"/annotations/k" + std::to_string(i), std::nullopt, Node::make_string("v")});
+    s.add(r);
+  }
+  ASSERT_EQ(s.resolution_changed_by_pointer.size(), 100u);
+  for (const auto& g : s.resolution_changed_by_pointer) {
+    EXPECT_NE(g.key, "(other)");
+    EXPECT_EQ(g.count, 1u);
+  }
 }
 
 TEST(DiffSummary, distinct_pointers_are_capped) {
