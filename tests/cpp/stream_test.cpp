@@ -180,6 +180,44 @@ TEST(JsonList, a_broken_list_ends_with_one_record_level_diagnostic) {
   EXPECT_EQ(code_of(trailing[1]), "SG_SYNTAX");
 }
 
+// A trailing comma is a broken list: the item before it is a record, then one record-level
+// syntax diagnostic at the ] that stands where an item should.
+TEST(JsonList, a_trailing_comma_is_one_record_level_diagnostic) {
+  auto rs = read_all("[{}, ]", "r.json");
+  ASSERT_EQ(rs.size(), 2u);
+  EXPECT_TRUE(rs[0].readable());
+  EXPECT_EQ(code_of(rs[1]), "SG_SYNTAX");
+  ASSERT_TRUE(rs[1].problem->source);
+  EXPECT_EQ(rs[1].problem->source->line, 1);
+  EXPECT_EQ(rs[1].problem->source->column, 6);
+  EXPECT_NE(rs[1].problem->message.find("after the last ,"), std::string::npos) << rs[1].problem->message;
+}
+
+// A UTF-8 byte order mark before the list is skipped, as detection skips it: the items are records.
+TEST(JsonList, a_byte_order_mark_before_the_list_is_skipped) {
+  auto rs = read_all("\xEF\xBB\xBF[{\"id\": \"a\", \"sandbox\": {}}]", "r.json");
+  ASSERT_EQ(rs.size(), 1u);
+  EXPECT_TRUE(rs[0].readable());
+  EXPECT_EQ(rs[0].id, "a");
+}
+
+// Columns count code points (docs/design.md), also where the list scanner places an item.
+TEST(JsonList, an_item_column_counts_code_points) {
+  auto rs = read_all("[{\"id\": \"\xC3\xA9\"}, 3]", "r.json");
+  ASSERT_EQ(rs.size(), 2u);
+  EXPECT_EQ(code_of(rs[1]), "SG_NOT_AN_OBJECT");
+  ASSERT_TRUE(rs[1].problem->source);
+  EXPECT_EQ(rs[1].problem->source->column, 15);
+}
+
+// A null id is an unset id (null members are unset), not a wrong type.
+TEST(Records, a_null_id_is_no_id) {
+  auto rs = read_all("{\"id\": null, \"sandbox\": {}}\n");
+  ASSERT_EQ(rs.size(), 1u);
+  EXPECT_TRUE(rs[0].readable()) << code_of(rs[0]);
+  EXPECT_FALSE(rs[0].id.has_value());
+}
+
 TEST(YamlList, items_are_records) {
   auto rs = read_all("# requests\n- container_image: a\n- id: b\n  sandbox: {tags: [x]}\n- 3\n", "r.yaml");
   ASSERT_EQ(rs.size(), 3u);
