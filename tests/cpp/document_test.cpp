@@ -41,6 +41,20 @@ TEST(YamlTyping, numbers_follow_yaml11_readers) {
   EXPECT_EQ(d.root.find("sexagesimal")->integer, 90);
 }
 
+// YAML 1.1's octal is 0[0-7_]+: `0_` is the integer 0 to PyYAML and Kubernetes, not a string. A
+// base prefix with only underscores after it has no digit: Kubernetes reads it as a string (PyYAML
+// fails on it), and so does sandgate.
+TEST(YamlTyping, a_zero_with_underscores_is_zero) {
+  Document d = yaml("a: 0_\nb: 0__\nc: -0_\nd: 0b_\ne: 0x_\n");
+  ASSERT_TRUE(d.loaded);
+  for (const char* key : {"a", "b", "c"}) {
+    ASSERT_TRUE(d.root.find(key)->is_int()) << key;
+    EXPECT_EQ(d.root.find(key)->integer, 0) << key;
+  }
+  EXPECT_TRUE(d.root.find("d")->is_string());
+  EXPECT_TRUE(d.root.find("e")->is_string());
+}
+
 TEST(YamlTyping, integer_overflow_keeps_the_exact_text) {
   Document d = yaml("n: 99999999999999999999\n");
   ASSERT_TRUE(d.loaded);

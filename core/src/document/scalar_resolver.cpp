@@ -78,7 +78,11 @@ bool parse_yaml11_int(std::string_view s, Node& node) {
   } else if (s.size() > 2 && s[0] == '0' && s[1] == 'x') {
     if (!digits(s.substr(2), 16, is_hex)) return false;
   } else if (s.size() > 1 && s[0] == '0') {
-    if (!digits(s.substr(1), 8, [](char c) { return c >= '0' && c <= '7'; })) return false;
+    // 0[0-7_]+: the leading 0 is a digit, so `0_` is 0 (PyYAML and Kubernetes both read it so).
+    // 0b_ and 0x_ above stay strings: Kubernetes reads them so, and PyYAML fails on them.
+    std::string_view body = s.substr(1);
+    const bool only_separators = body.find_first_not_of('_') == std::string_view::npos;
+    if (!only_separators && !digits(body, 8, [](char c) { return c >= '0' && c <= '7'; })) return false;
   } else if (s == "0") {
     // zero
   } else if (s.find(':') != std::string_view::npos) {
