@@ -231,6 +231,20 @@ TEST(YamlList, items_are_records) {
   EXPECT_TRUE(read_all("", "r.yaml").empty());
 }
 
+// A diagnostic the YAML loader gives inside an item (a duplicate key) belongs to that item's record,
+// at its path within the record: /container_image, not the list's /1/container_image.
+TEST(YamlList, a_load_diagnostic_inside_an_item_is_that_records_at_its_own_path) {
+  auto rs = read_all("- {tags: [x]}\n- container_image: a\n  container_image: b\n", "r.yaml");
+  ASSERT_EQ(rs.size(), 2u);
+  EXPECT_TRUE(rs[0].sandbox.diagnostics.empty());
+  ASSERT_EQ(rs[1].sandbox.diagnostics.size(), 1u);
+  const Diagnostic& d = rs[1].sandbox.diagnostics[0];
+  EXPECT_EQ(d.name(), "SG_DUPLICATE_KEY");
+  EXPECT_EQ(d.path, "/container_image");
+  ASSERT_TRUE(d.source.has_value());
+  EXPECT_EQ(d.source->line, 3);
+}
+
 TEST(YamlList, text_in_memory_starting_like_a_block_list_is_one_whatever_its_label) {
   // Bytes a binding hands over have no file name to tell; they are read as standard input is.
   for (const char* text : {"- container_image: a\n- container_image: b\n", "---\n- container_image: a\n- {}\n",
