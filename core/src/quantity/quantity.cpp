@@ -212,13 +212,14 @@ void strip_trailing_zeros(BigUnsigned& mantissa, std::int64_t& exponent) {
   }
 }
 
-// mantissa × 10^exponent rounded to an integer: up (ceiling) or down (floor).
-BigUnsigned to_integer(BigUnsigned mantissa, std::int64_t exponent, bool round_up) {
+// mantissa × 10^exponent rounded up to an integer (the ceiling, as Kubernetes' Value and
+// MilliValue round; nothing here rounds down).
+BigUnsigned to_integer_rounding_up(BigUnsigned mantissa, std::int64_t exponent) {
   if (exponent >= 0) {
     scale_up(mantissa, exponent);
     return mantissa;
   }
-  if (scale_down(mantissa, -exponent) && round_up) mantissa.add(BigUnsigned(1));
+  if (scale_down(mantissa, -exponent)) mantissa.add(BigUnsigned(1));
   return mantissa;
 }
 
@@ -650,17 +651,17 @@ std::string Quantity::canonical() const {
 // ---------------------------------------------------------------------------------------------
 
 std::optional<std::int64_t> Quantity::milli() const {
-  return to_integer(mantissa_, static_cast<std::int64_t>(exponent_) + 3, true).to_int64();
+  return to_integer_rounding_up(mantissa_, static_cast<std::int64_t>(exponent_) + 3).to_int64();
 }
 
 std::optional<std::int64_t> Quantity::ceil_units() const {
-  return to_integer(mantissa_, exponent_, true).to_int64();
+  return to_integer_rounding_up(mantissa_, exponent_).to_int64();
 }
 
 std::optional<std::int64_t> Quantity::ceil_div(std::uint64_t divisor) const {
   if (divisor == 0) return std::nullopt;
   // ceil(x / d) == ceil(ceil(x) / d) for a positive integer d, so round to whole units first.
-  const BigUnsigned units = to_integer(mantissa_, exponent_, true);
+  const BigUnsigned units = to_integer_rounding_up(mantissa_, exponent_);
   BigUnsigned quotient = units;
   if (quotient.divide_u64(divisor)) quotient.add(BigUnsigned(1));
   return quotient.to_int64();
