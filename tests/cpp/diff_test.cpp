@@ -224,6 +224,34 @@ TEST(DiffText, names_the_change_and_the_cause) {
   EXPECT_NE(md.find("| `SG_ANNOTATION_DENIED_PREFIX` | 1 |"), std::string::npos) << md;
 }
 
+// A record's causes, and a code's, come in the order of static_changes (docs/batch.md), whatever
+// order the errors or the records came in: NEW lists max_memory before max_cpu, the record's errors
+// and the records come cpu first.
+TEST(DiffReplay, causes_come_in_the_order_of_the_static_changes) {
+  PolicyLoad o = policy("constraints:\n  resources: {max_memory: 8Gi, max_cpu: \"8\"}\n", "old.yaml");
+  PolicyLoad n = policy("constraints:\n  resources: {max_memory: 4Gi, max_cpu: \"4\"}\n", "new.yaml");
+  auto reader = RequestReader::from_text(
+      "{\"resources\":{\"cpu\":\"6\",\"memory\":\"6Gi\"}}\n{\"resources\":{\"cpu\":\"6\"}}\n"
+      "{\"resources\":{\"memory\":\"6Gi\"}}\n",
+      "r.jsonl");
+  PolicyDiff d = diff_policies(o, n, reader.get());
+  ASSERT_EQ(d.static_changes.size(), 2u);
+  EXPECT_EQ(d.static_changes[0].field, "constraints.resources.max_memory");
+  EXPECT_EQ(d.static_changes[1].field, "constraints.resources.max_cpu");
+  ASSERT_EQ(d.records.size(), 3u);
+  EXPECT_EQ(d.records[0].caused_by, (std::vector<std::size_t>{0, 1}));
+  EXPECT_EQ(d.records[1].caused_by, (std::vector<std::size_t>{1}));
+  std::string json = diff_to_json(d);
+  rapidjson::Document doc;
+  doc.Parse(json.c_str(), json.size());
+  ASSERT_FALSE(doc.HasParseError()) << json;
+  const auto& groups = doc["newly_rejected_by_code"];
+  ASSERT_EQ(groups.Size(), 1u) << json;
+  ASSERT_EQ(groups[0]["caused_by"].Size(), 2u) << json;
+  EXPECT_EQ(groups[0]["caused_by"][0]["change"].GetUint64(), 0u) << json;
+  EXPECT_EQ(groups[0]["caused_by"][1]["change"].GetUint64(), 1u) << json;
+}
+
 TEST(DiffReplay, records_from_native_values_as_a_binding_passes_them) {
   PolicyLoad o = policy("constraints:\n  resources: {max_cpu: \"8\"}\n", "old.yaml");
   PolicyLoad n = policy("constraints:\n  resources: {max_cpu: \"4\"}\n", "new.yaml");
