@@ -22,17 +22,18 @@ const cases = args.length ? args : all.filter((c) => !c.startsWith('new Checker'
 
 const pad = (s, n) => String(s).padEnd(n);  // wider values push the row along; the columns are for reading, not parsing
 const lpad = (s, n) => String(s).padStart(n);
-console.log(`${pad('case', 36)} ${lpad('calls', 10)} ${lpad('seconds', 8)} ${lpad('RSS growth per window', 26)} ${lpad('bytes/call', 10)}`);
+const W = Math.max(4, ...cases.map((c) => c.length)); // the case column fits the longest name asked for
+console.log(`${pad('case', W)} ${lpad('calls', 10)} ${lpad('seconds', 8)} ${lpad('RSS growth per window', 26)} ${lpad('bytes/call', 10)}`);
 for (const c of cases) {
   // Objects that own native memory (a Policy) are freed by finalizers that Node runs from the
   // event loop: their loops let it turn every 1,000 calls, as a program does between requests.
   const mode = /^Policy\./.test(c) ? ['yield'] : [];
   const run = spawnSync(process.execPath, [...V8_FLAGS, fixture, c, String(calls), ...mode], { encoding: 'utf8' });
   if (run.status !== 0) {
-    console.log(`${pad(c, 36)} failed: ${run.stderr.trim().split('\n').pop()}`);
+    console.log(`${pad(c, W)} failed: ${run.stderr.trim().split('\n').pop()}`);
     continue;
   }
   const r = JSON.parse(run.stdout.trim().split('\n').pop());
   const growth = r.window_growth_bytes.map((g) => g.toLocaleString('en-US')).join(' / ');
-  console.log(`${pad(r.case, 36)} ${lpad(r.calls.toLocaleString('en-US'), 10)} ${lpad(r.seconds.toFixed(1), 8)} ${lpad(growth, 26)} ${lpad(r.bytes_per_call.toFixed(2), 10)}`);
+  console.log(`${pad(r.case, W)} ${lpad(r.calls.toLocaleString('en-US'), 10)} ${lpad(r.seconds.toFixed(1), 8)} ${lpad(growth, 26)} ${lpad(r.bytes_per_call.toFixed(2), 10)}`);
 }
