@@ -1,0 +1,193 @@
+// YAML 1.1 typing of plain scalars, case by case, against PyYAML (SPEC §1.2; docs/design.md
+// "Loading"). Every expectation is what `yaml.safe_load("v: <text>")` returns (PyYAML 6): the
+// exact case forms of the boolean and null words, signs, the base prefixes PyYAML knows (lowercase
+// 0b and 0x, no 0o), sexagesimal digits below 60, floats that need a dot and a signed exponent.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+#include "sandgate/document.h"
+
+using namespace sandgate;
+
+namespace {
+
+const Node* load_value(Document& d, std::string_view text) {
+  d = load_document("v: " + std::string(text) + "\n", Format::yaml, "t.yaml", "policy");
+  return d.loaded ? d.root.find("v") : nullptr;
+}
+
+// The node as PyYAML's reading would print: bool:true, int:15, int:overflow, float:0.001, string.
+std::string reading(const Node& n) {
+  switch (n.kind) {
+    case NodeKind::null: return "null";
+    case NodeKind::boolean: return n.boolean ? "bool:true" : "bool:false";
+    case NodeKind::integer: return n.int_overflow ? "int:overflow" : "int:" + std::to_string(n.integer);
+    case NodeKind::number: {
+      if (std::isnan(n.number)) return "float:nan";
+      if (std::isinf(n.number)) return n.number > 0 ? "float:inf" : "float:-inf";
+      char buf[40];
+      std::snprintf(buf, sizeof buf, "%.17g", n.number);
+      return std::string("float:") + buf;
+    }
+    case NodeKind::string: return "string";
+    default: return "other";
+  }
+}
+
+}  // namespace
+
+TEST(YamlTyping, plain_scalars_read_as_pyyaml_reads_them) {
+  struct Case {
+    const char* text;
+    const char* pyyaml;
+  };
+  const Case cases[] = {
+      {"true", "bool:true"},
+      {"True", "bool:true"},
+      {"TRUE", "bool:true"},
+      {"tRUE", "string"},
+      {"false", "bool:false"},
+      {"False", "bool:false"},
+      {"FALSE", "bool:false"},
+      {"fALSE", "string"},
+      {"yes", "bool:true"},
+      {"Yes", "bool:true"},
+      {"YES", "bool:true"},
+      {"yES", "string"},
+      {"no", "bool:false"},
+      {"No", "bool:false"},
+      {"NO", "bool:false"},
+      {"nO", "string"},
+      {"on", "bool:true"},
+      {"On", "bool:true"},
+      {"ON", "bool:true"},
+      {"oN", "string"},
+      {"off", "bool:false"},
+      {"Off", "bool:false"},
+      {"OFF", "bool:false"},
+      {"oFF", "string"},
+      {"y", "string"},
+      {"n", "string"},
+      {"null", "null"},
+      {"Null", "null"},
+      {"NULL", "null"},
+      {"nULL", "string"},
+      {"~", "null"},
+      {"+1", "int:1"},
+      {"+0x1F", "int:31"},
+      {"+017", "int:15"},
+      {"-0b11", "int:-3"},
+      {"+", "string"},
+      {"0b", "string"},
+      {"0b12", "string"},
+      {"0X1F", "string"},
+      {"0B11", "string"},
+      {"018", "string"},
+      {"09", "string"},
+      {"0o17", "string"},
+      {"1:60", "string"},
+      {"1:123", "string"},
+      {"1:5:07", "int:3907"},
+      {"0:30", "string"},
+      {"99999999999999999999:30", "int:overflow"},
+      {"-99999999999999999999", "int:overflow"},
+      {"+1.5", "float:1.5"},
+      {"1.0e3", "string"},
+      {"1.0e+3", "float:1000"},
+      {"1.0E-3", "float:0.001"},
+      {"1.0e+", "string"},
+      {"1.0e+_1", "string"},
+      {"1.", "float:1"},
+      {"1_0.5", "float:10.5"},
+      {"1.5_5", "float:1.55"},
+      {"-_1.5", "string"},
+      {".5", "float:0.5"},
+      {"-.5", "string"},
+      {".", "string"},
+      {"._", "string"},
+      {"-1.", "float:-1"},
+      {".inf", "float:inf"},
+      {".Inf", "float:inf"},
+      {".INF", "float:inf"},
+      {".iNF", "string"},
+      {"-.inf", "float:-inf"},
+      {"+.Inf", "float:inf"},
+      {"-.INF", "float:-inf"},
+      {".nan", "float:nan"},
+      {".NaN", "float:nan"},
+      {".NAN", "float:nan"},
+      {".nAN", "string"},
+      {"-.nan", "string"},
+      {"+.nan", "string"},
+  };
+  for (const Case& c : cases) {
+    Document d;
+    const Node* v = load_value(d, c.text);
+    ASSERT_NE(v, nullptr) << c.text;
+    EXPECT_EQ(reading(*v), c.pyyaml) << "v: " << c.text;
+  }
+}
+
+// A value past int64 is flagged, and its clamped integer keeps its sign: a rule that reads the
+// integer without the flag sees a negative as below any minimum, not above any maximum.
+TEST(YamlTyping, an_overflowing_negative_clamps_to_the_smallest_int64) {
+  Document d;
+  const Node* v = load_value(d, "-99999999999999999999");
+  ASSERT_NE(v, nullptr);
+  ASSERT_TRUE(v->int_overflow);
+  EXPECT_EQ(v->integer, std::numeric_limits<std::int64_t>::min());
+  const Node* w = load_value(d, "99999999999999999999");
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->integer, std::numeric_limits<std::int64_t>::max());
+}
+
+// An explicit core tag types the value as PyYAML does, or the value is SG_YAML_TAG: `!!float 1` is
+// the float 1.0, `!!int 99999999999999999999` is still flagged past int64, `!!bool yes` is still
+// a YAML 1.1 word (SG_YAML11_BOOLEAN where a bool is wanted), `!!null Null` is null (yaml-cpp
+// reports untagged null words itself, so the tag is the only way here to the resolver's null
+// words), and `!!int 1.5` and `!!bool 1` are errors (PyYAML raises on both).
+TEST(YamlTyping, core_tags_type_the_value_or_are_an_error) {
+  Document d = load_document("f: !!float 1\nbig: !!int 99999999999999999999\nb: !!bool yes\n"
+                             "n1: !!null Null\nn2: !!null NULL\nn3: !!null ~\n",
+                             Format::yaml, "t.yaml", "policy");
+  ASSERT_TRUE(d.loaded);
+  EXPECT_TRUE(d.diagnostics.empty());
+  ASSERT_EQ(d.root.find("f")->kind, NodeKind::number);
+  EXPECT_EQ(d.root.find("f")->number, 1.0);
+  ASSERT_TRUE(d.root.find("big")->is_int());
+  EXPECT_TRUE(d.root.find("big")->int_overflow);
+  ASSERT_TRUE(d.root.find("b")->is_bool());
+  EXPECT_TRUE(d.root.find("b")->boolean);
+  EXPECT_TRUE(d.root.find("b")->yaml11_word);
+  for (const char* key : {"n1", "n2", "n3"}) EXPECT_TRUE(d.root.find(key)->is_null()) << key;
+  for (const char* text : {"v: !!int 1.5\n", "v: !!bool 1\n"}) {
+    Document bad = load_document(text, Format::yaml, "t.yaml", "policy");
+    ASSERT_EQ(bad.diagnostics.size(), 1u) << text;
+    EXPECT_EQ(bad.diagnostics[0].code, Code::YAML_TAG) << text;
+  }
+}
+
+// `!!str <<` is the key "<<", not a merge key: PyYAML merges only an untagged plain `<<`.
+TEST(YamlTyping, a_str_tagged_merge_key_is_an_ordinary_key) {
+  Document d = load_document("!!str <<: 1\n", Format::yaml, "t.yaml", "policy");
+  ASSERT_TRUE(d.loaded);
+  EXPECT_TRUE(d.diagnostics.empty());
+  ASSERT_NE(d.root.find("<<"), nullptr);
+  EXPECT_EQ(d.root.find("<<")->integer, 1);
+}
+
+// A JSON number with an exponent is a float whatever the exponent's case (Python's json reads 1E2
+// as 100.0), not an integer read from its digits.
+TEST(Json, an_uppercase_exponent_makes_a_float) {
+  Document d = load_document(R"({"upper": 1E2, "lower": -5e-1})", Format::json, "t.json", "policy");
+  ASSERT_TRUE(d.loaded);
+  ASSERT_EQ(d.root.find("upper")->kind, NodeKind::number);
+  EXPECT_EQ(d.root.find("upper")->number, 100.0);
+  ASSERT_EQ(d.root.find("lower")->kind, NodeKind::number);
+  EXPECT_EQ(d.root.find("lower")->number, -0.5);
+}
