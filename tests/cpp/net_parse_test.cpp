@@ -60,6 +60,9 @@ TEST(CidrSyntax, prefixes_read_as_netip_reads_them) {
       {"0:0:0:0:0:ffff:a00:0/104", "ipv4_mapped"},
       {"::fffe:a00:0/104", "none"},
       {"0:0:0:0:1:ffff:a00:0/128", "none"},  // a non-zero group before ffff: not mapped
+      {"::ff00:1.2.3.4/128", "none"},         // an IPv4 tail after ff00, not ffff: not mapped (Is4In6)
+      {"1::ffff:1.2.3.4/128", "none"},        // ffff after a non-zero group, spelled with a tail
+      {"1::ffff:102:304/128", "none"},        // the same address in hex groups
       {"2001:db8::1/32", "not_canonical"},
   };
   for (const Case& c : cases) EXPECT_STREQ(problem_name(parse_prefix(c.text).problem), c.problem) << c.text;

@@ -110,6 +110,17 @@ TEST(YamlTyping, plain_scalars_read_as_pyyaml_reads_them) {
       {"-.5", "string"},
       {".", "string"},
       {"._", "string"},
+      {"._5", "string"},  // \.[0-9][0-9_]*: a digit comes first
+      {"._5e+1", "string"},
+      // Past the double range PyYAML's float() rounds: to ±inf when too large, ±0 when too small.
+      {"1.0e+400", "float:inf"},
+      {"-1.0e+400", "float:-inf"},
+      {"10.0e+308", "float:inf"},
+      {"0.001e+309", "float:1e+306"},
+      {"1.0e-400", "float:0"},
+      {"-1.0e-400", "float:-0"},
+      {"2.0e-324", "float:0"},
+      {"0.000_1e-330", "float:0"},
       {"-1.", "float:-1"},
       {".inf", "float:inf"},
       {".Inf", "float:inf"},
@@ -179,6 +190,20 @@ TEST(YamlTyping, a_str_tagged_merge_key_is_an_ordinary_key) {
   EXPECT_TRUE(d.diagnostics.empty());
   ASSERT_NE(d.root.find("<<"), nullptr);
   EXPECT_EQ(d.root.find("<<")->integer, 1);
+}
+
+// A JSON number too small for a double is ±0, as Python's json reads it (it was +inf); one too
+// large is refused by the loader (SG_INTEGER_RANGE).
+TEST(Json, an_underflowing_number_is_zero_with_its_sign) {
+  Document d = load_document(R"({"tiny": 1e-400, "negative": -1e-400, "denormal": 5e-324})", Format::json, "t.json", "policy");
+  ASSERT_TRUE(d.loaded);
+  ASSERT_EQ(d.root.find("tiny")->kind, NodeKind::number);
+  EXPECT_EQ(d.root.find("tiny")->number, 0.0);
+  EXPECT_FALSE(std::signbit(d.root.find("tiny")->number));
+  ASSERT_EQ(d.root.find("negative")->kind, NodeKind::number);
+  EXPECT_EQ(d.root.find("negative")->number, 0.0);
+  EXPECT_TRUE(std::signbit(d.root.find("negative")->number));
+  EXPECT_GT(d.root.find("denormal")->number, 0.0);
 }
 
 // A JSON number with an exponent is a float whatever the exponent's case (Python's json reads 1E2

@@ -1,5 +1,6 @@
 #include "document/scalar_resolver.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -117,6 +118,36 @@ bool parse_yaml11_int(std::string_view s, Node& node) {
   return true;
 }
 
+// A decimal number past the double range: ±inf when it is too large, ±0 when too small, as PyYAML's
+// float() and Python's json read it. `clean` has no underscores and no leading '+'; it is the form
+// from_chars read whole but could not represent.
+double beyond_double_range(std::string_view clean) {
+  const bool negative = !clean.empty() && clean[0] == '-';
+  if (negative) clean.remove_prefix(1);
+  const std::size_t e = std::min(clean.find_first_of("eE"), clean.size());
+  const std::string_view mantissa = clean.substr(0, e);
+  const std::size_t point = std::min(mantissa.find('.'), mantissa.size());
+  // The decimal exponent of the first significant digit (from_chars saw one: zero is in range).
+  const std::size_t lead = mantissa.find_first_of("123456789");
+  std::int64_t first = 0;
+  if (lead < point) {
+    first = static_cast<std::int64_t>(point - lead) - 1;
+  } else if (lead != std::string_view::npos) {
+    first = -static_cast<std::int64_t>(lead - point);
+  }
+  std::int64_t exponent = 0;
+  if (e < clean.size()) {
+    std::size_t j = e + 1;
+    const bool minus = j < clean.size() && clean[j] == '-';
+    if (j < clean.size() && (clean[j] == '-' || clean[j] == '+')) ++j;
+    for (; j < clean.size(); ++j) exponent = std::min<std::int64_t>(exponent * 10 + (clean[j] - '0'), 1'000'000'000);
+    if (minus) exponent = -exponent;
+  }
+  // Beyond the range with the first digit at 10^1 or above it overflowed; otherwise it underflowed.
+  const double magnitude = first + exponent > 0 ? std::numeric_limits<double>::infinity() : 0.0;
+  return negative ? -magnitude : magnitude;
+}
+
 bool parse_double(std::string_view s, double& out) {
   std::string clean;
   for (char c : s) {
@@ -126,6 +157,10 @@ bool parse_double(std::string_view s, double& out) {
   const char* b = clean.data();
   const char* e = b + clean.size();
   auto r = std::from_chars(b, e, out);
+  if (r.ec == std::errc::result_out_of_range && r.ptr == e) {
+    out = beyond_double_range(clean);
+    return true;
+  }
   return r.ec == std::errc{} && r.ptr == e;
 }
 
@@ -157,6 +192,7 @@ bool parse_yaml11_float(std::string_view s, Node& node) {
   if (i >= body.size() || body[i] != '.') return false;
   if (!lead_digits && (s.size() != body.size())) return false;  // "-.5" is not a 1.1 float
   ++i;
+  if (!lead_digits && (i >= body.size() || !is_digit(body[i]))) return false;  // \.[0-9][0-9_]*: "._5" is not
   bool frac_digits = false;
   while (i < body.size() && (is_digit(body[i]) || body[i] == '_')) {
     frac_digits = frac_digits || is_digit(body[i]);
@@ -174,11 +210,7 @@ bool parse_yaml11_float(std::string_view s, Node& node) {
     }
   }
   double v = 0;
-  std::string text(s);
-  if (!parse_double(text, v)) {
-    // "1." is valid YAML but not for from_chars: append a zero.
-    if (!parse_double(text + "0", v)) return false;
-  }
+  if (!parse_double(s, v)) return false;
   node.kind = NodeKind::number;
   node.number = v;
   return true;
@@ -255,7 +287,7 @@ void resolve_json_number(std::string_view text, Node& node) {
   }
   node.kind = NodeKind::number;
   double v = 0;
-  if (!parse_double(text, v)) v = std::numeric_limits<double>::infinity();
+  if (!parse_double(text, v)) v = std::numeric_limits<double>::quiet_NaN();  // not reached: the loaders read only JSON numbers
   node.number = v;
 }
 

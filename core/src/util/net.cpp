@@ -218,7 +218,7 @@ ParsedPrefix parse_prefix(std::string_view text) {
   std::string_view bits = text.substr(slash + 1);
   bool v6 = addr.find(':') != std::string_view::npos;
   r.prefix.v6 = v6;
-  bool v4_tail = false;
+  bool v4_tail = false;  // how the address was spelled does not matter below
   bool ok = v6 ? parse_ipv6(addr, r.prefix.addr.data(), v4_tail) : parse_ipv4(addr, r.prefix.addr.data());
   int b = 0;
   if (!ok || !parse_decimal(bits, v6 ? 128 : 32, b)) {
@@ -230,7 +230,9 @@ ParsedPrefix parse_prefix(std::string_view text) {
     bool mapped = true;
     for (int i = 0; i < 10; ++i) mapped = mapped && r.prefix.addr[static_cast<std::size_t>(i)] == 0;
     mapped = mapped && r.prefix.addr[10] == 0xFF && r.prefix.addr[11] == 0xFF;
-    if (mapped || (v4_tail && r.prefix.addr[10] == 0xFF)) {
+    // Go's Is4In6: ::ffff:0:0/96 however it is spelled (::ffff:1.2.3.4 and ::ffff:102:304 alike);
+    // ::ff00:1.2.3.4 or 1::ffff:1.2.3.4 written with an IPv4 tail is not one.
+    if (mapped) {
       r.problem = PrefixProblem::ipv4_mapped;
       return r;
     }
