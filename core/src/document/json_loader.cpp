@@ -130,7 +130,8 @@ class JsonBuilder {
     if (!check_utf8(f.key, m, [this] { return object_path(); })) return false;  // a key: name its object
     check_nul(f.key, m);
     f.drop_value = is_duplicate(f);
-    if (f.drop_value && notes_.has_room(Code::DUPLICATE_KEY, m)) {
+    // The key's own note is not inside its dropped value; it is inside an enclosing one.
+    if (f.drop_value && !f.in_dropped && notes_.has_room(Code::DUPLICATE_KEY, m)) {
       Mark first;
       for (const Member& member : f.node->members) {
         if (member.key == f.key) {
@@ -175,6 +176,7 @@ class JsonBuilder {
     Mark key_mark;
     bool drop_value = false;     // the value of the key just read is dropped (a duplicate key)
     bool child_dropped = false;  // the value placed last was
+    bool in_dropped = false;     // this container is, or lies inside, a dropped value
     std::unique_ptr<std::unordered_set<std::string>> keys;  // past k_linear keys only: most objects never need one
   };
 
@@ -252,10 +254,19 @@ class JsonBuilder {
 
   // An escape (\u0000) can put a NUL into a string although the text has none.
   void check_nul(std::string_view s, Mark m) {
-    if (!unicode_escapes_ || s.find('\0') == std::string_view::npos || !notes_.has_room(Code::NUL_BYTE, m)) return;
+    if (!unicode_escapes_ || s.find('\0') == std::string_view::npos || !note_room(Code::NUL_BYTE, m)) return;
     notes_.add(Code::NUL_BYTE, child_path(), m, "the string contains a NUL character (written as \\u0000)",
                "remove it; C and many tools cut the text there");
   }
+
+  // Nothing inside a duplicate key's dropped value is noted, as the YAML loader does: the duplicate
+  // is the error to fix, and a path into the dropped value would name no value of the document.
+  bool in_dropped_value() const {
+    if (stack_.empty()) return false;
+    const Frame& f = stack_.back();
+    return f.in_dropped || (f.node->is_object() && f.drop_value);
+  }
+  bool note_room(Code code, Mark m) { return !in_dropped_value() && notes_.has_room(code, m); }
 
   bool is_duplicate(Frame& f) {
     constexpr std::size_t k_linear = 16;
@@ -319,7 +330,11 @@ class JsonBuilder {
     } else {
       n.members.reserve(room);
     }
-    stack_.emplace_back().node = &n;
+    // slot() has said whether this container is the value of a duplicate key.
+    const bool in_dropped = !stack_.empty() && (stack_.back().in_dropped || stack_.back().child_dropped);
+    Frame& frame = stack_.emplace_back();
+    frame.node = &n;
+    frame.in_dropped = in_dropped;
     return true;
   }
 
