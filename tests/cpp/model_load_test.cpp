@@ -3,6 +3,8 @@
 // locations, and diagnostics a check does not carry (it keeps only the inputs' errors).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "sandgate/sandgate.h"
 
 namespace {
@@ -75,6 +77,22 @@ TEST(RunnersModel, runner_policy_node_selector_warns_under_the_runners_own_sunk_
   EXPECT_EQ(d->severity, Severity::warning);
   EXPECT_EQ(d->path, "/runners/0/policy/base/spec/nodeSelector");
   EXPECT_EQ(d->input, "runners");
+}
+
+// A runner without a sunk block has no Slurm scheduler (SPEC §6.8: in the runners input a
+// scheduler is Slurm only when it is the runner's sunk.scheduler_name): its own policy gets no P-13
+// warning even when its scheduler's name contains "slurm". The same policy read on its own does.
+TEST(RunnersModel, a_runner_without_sunk_has_no_slurm_scheduler_for_p13) {
+  const char* policy = "base:\n  spec:\n    schedulerName: tenant-slurm-scheduler\n    nodeSelector: {pool: a}\n";
+  auto has_p13 = [](const Diagnostics& ds) {
+    return std::any_of(ds.begin(), ds.end(), [](const Diagnostic& d) { return d.code == Code::SUNK_NODE_SELECTOR; });
+  };
+  EXPECT_TRUE(has_p13(Policy::parse(policy, Format::yaml, "policy.yaml").diagnostics));
+  RunnersLoad load = Runners::parse(
+      "runners:\n  - runner_id: cks-east\n    policy:\n      base:\n        spec:\n"
+      "          schedulerName: tenant-slurm-scheduler\n          nodeSelector: {pool: a}\n",
+      Format::yaml, "runners.yaml");
+  EXPECT_FALSE(has_p13(load.diagnostics));
 }
 
 // SPEC §3 `related`: an org entitlement that refuses the request names where the org sets it.

@@ -26,7 +26,9 @@ struct PolicyLoad {
 
 // What the caller knows about the runner a policy belongs to (sharpens P-13).
 struct PolicyContext {
-  std::optional<std::string> sunk_scheduler;  // the runner's SUNK scheduler name, when known
+  // The runner's SUNK scheduler name when the policy is a runner's ("" for a runner without one);
+  // unset for a policy read on its own, whose Slurm scheduler is then guessed by name (SPEC §6.8).
+  std::optional<std::string> sunk_scheduler;
 };
 
 class Policy {

@@ -99,8 +99,11 @@ void read_runner(const Cursor& c, std::size_t index, const std::string& file, mo
     d.related.push_back(std::move(related));
   }
   if (Cursor p = c["policy"]) {
+    // In the runners input a scheduler is Slurm only when it is the runner's sunk.scheduler_name
+    // (SPEC §6.8): a runner without a sunk block has none, and the "contains slurm" guess is for a
+    // policy read without runners.
     PolicyContext ctx;
-    ctx.sunk_scheduler = r.sunk_scheduler;
+    ctx.sunk_scheduler = r.sunk_scheduler.value_or("");
     PolicyLoad load = build_policy(*p.node, file, p.path(), "runners", ctx);
     for (auto& d : load.diagnostics) sink.diagnostics().push_back(std::move(d));
     r.policy = load.policy;
