@@ -237,7 +237,6 @@ void build_model(const Cursor& root, model::PolicyModel& m, DiagnosticSink& sink
   set_origin(m.allowed_ingress_origin, allowed_ingress);
   m.default_ingress = read_rules(net["default_ingress"]);
   m.deny_hostname_rules = boolean_at(net["deny_https_hostname_rules"], m.deny_hostname_rules_origin);
-  m.dns_egress = net["dns_egress"].str();
 
   Cursor sec = c["security"];
   m.allow_privileged = boolean_at(sec["allow_privileged"], m.allow_privileged_origin);
@@ -278,10 +277,6 @@ void build_model(const Cursor& root, model::PolicyModel& m, DiagnosticSink& sink
   }
   read_quantity(volumes["max_size"], m.max_size, sink);
 
-  if (Cursor allow = root["control_plane_access"]["source_ip_allowlist"]; allow && allow.node->is_object()) {
-    m.has_source_ip_allowlist = true;
-    m.source_ip_cidrs = allow["cidrs"].strings();
-  }
 }
 
 }  // namespace

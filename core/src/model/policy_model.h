@@ -131,7 +131,6 @@ struct PolicyModel {
   Origin allowed_egress_origin, allowed_ingress_origin;
   bool deny_hostname_rules = false;
   Origin deny_hostname_rules_origin;
-  std::string dns_egress;
 
   // constraints.security
   bool allow_privileged = false;
@@ -157,10 +156,6 @@ struct PolicyModel {
   Origin allowed_media_origin;
   bool allows_disk = true, allows_memory = true;  // allowed_media, read once (unset allows both)
   PolicyQuantity max_size;
-
-  // control_plane_access
-  bool has_source_ip_allowlist = false;
-  std::vector<std::string> source_ip_cidrs;
 
   // base conveniences
   std::string scheduler_name;  // base.spec.schedulerName
