@@ -41,8 +41,7 @@ int hex_value(char c) {
   return -1;
 }
 
-bool parse_ipv6(std::string_view s, std::uint8_t* out, bool& has_ipv4_tail) {
-  has_ipv4_tail = false;
+bool parse_ipv6(std::string_view s, std::uint8_t* out) {
   std::vector<std::uint16_t> head, tail;
   bool gap = false;
   auto dbl = s.find("::");
@@ -58,7 +57,6 @@ bool parse_ipv6(std::string_view s, std::uint8_t* out, bool& has_ipv4_tail) {
         if (!parse_ipv4(g, v4)) return false;
         groups.push_back(static_cast<std::uint16_t>(v4[0] << 8 | v4[1]));
         groups.push_back(static_cast<std::uint16_t>(v4[2] << 8 | v4[3]));
-        has_ipv4_tail = true;
         return true;
       }
       if (g.empty() || g.size() > 4) return false;
@@ -218,8 +216,7 @@ ParsedPrefix parse_prefix(std::string_view text) {
   std::string_view bits = text.substr(slash + 1);
   bool v6 = addr.find(':') != std::string_view::npos;
   r.prefix.v6 = v6;
-  bool v4_tail = false;  // how the address was spelled does not matter below
-  bool ok = v6 ? parse_ipv6(addr, r.prefix.addr.data(), v4_tail) : parse_ipv4(addr, r.prefix.addr.data());
+  bool ok = v6 ? parse_ipv6(addr, r.prefix.addr.data()) : parse_ipv4(addr, r.prefix.addr.data());
   int b = 0;
   if (!ok || !parse_decimal(bits, v6 ? 128 : 32, b)) {
     r.problem = PrefixProblem::syntax;
