@@ -112,6 +112,20 @@ void read_runner(const Cursor& c, std::size_t index, const std::string& file, mo
   m.add(std::move(r));
 }
 
+// The schema walked a bare list wrapped in {"runners": …}: its paths lose that first step.
+void unwrap_paths(Diagnostics& diags, std::size_t from, std::string_view input) {
+  constexpr std::string_view wrapper = "/runners";
+  auto unwrap = [&](std::string& path) {
+    if (path.compare(0, wrapper.size(), wrapper) == 0) path.erase(0, wrapper.size());
+  };
+  for (std::size_t i = from; i < diags.size(); ++i) {
+    unwrap(diags[i].path);
+    for (Related& r : diags[i].related) {
+      if (r.input == input) unwrap(r.path);
+    }
+  }
+}
+
 }  // namespace
 
 struct RunnersBuilder {
@@ -122,17 +136,23 @@ struct RunnersBuilder {
     RunnersLoad out;
     out.diagnostics = std::move(prior);
     DiagnosticSink sink(out.diagnostics, impl->file, "runners");
-    // A bare list of runners is accepted too.
-    if (impl->root.is_array()) {
+    // A bare list of runners is accepted too (the Python binding documents it). It is checked as
+    // the `runners:` it stands for, but its diagnostics and origins point into the document as
+    // written: /0/mode, not /runners/0/mode.
+    const bool bare = impl->root.is_array();
+    if (bare) {
       Node wrapped = Node::make_object();
       wrapped.add("runners", std::move(impl->root));
       impl->root = std::move(wrapped);
     }
     const auto& cs = schema::get("runners");
     schema::ReportedPaths reported;
+    const std::size_t before_schema = out.diagnostics.size();
     schema::shape(impl->root, cs, "", sink, reported);
     schema::validate(impl->root, cs, "", sink, reported);
+    if (bare) unwrap_paths(out.diagnostics, before_schema, sink.input());
     Cursor runners = Cursor{&impl->root, nullptr, ""}["runners"];
+    if (bare) runners = Cursor{runners.node, nullptr, ""};
     for (std::size_t i = 0; i < runners.size(); ++i) {
       if (runners.at(i).node->is_object()) read_runner(runners.at(i), i, impl->file, impl->model, sink);
     }
