@@ -111,8 +111,8 @@ export interface RunnerSpec {
   policy?: Record<string, unknown> | null;
   [key: string]: unknown;
 }
-/** The runner inventory (SPEC §1.4). */
-export type RunnersInput = { runners: RunnerSpec[]; [key: string]: unknown } | Record<string, unknown> | Text;
+/** The runner inventory (SPEC §1.4), or the bare list of its runner entries. */
+export type RunnersInput = { runners: RunnerSpec[]; [key: string]: unknown } | RunnerSpec[] | Record<string, unknown> | Text;
 
 /** The organisation's entitlements (SPEC §1). */
 export type OrgInput =

@@ -73,6 +73,8 @@ const result: CheckResult = check(request, {
 });
 const pyResult = check({ container_image: 'x', resources: { cpu: '1', memory: '1Gi', gpu: 1 } }, { client: 'python' });
 const textResult = check('container_image: x\n', { policy: 'constraints: {}' });
+// Runners as the bare list of their entries.
+const bareRunners: CheckResult = check(request, { runners: [{ runner_id: 'prod-us-east-1', mode: 'cks' }] });
 
 if (!result.ok) {
   for (const d of result.diagnostics) {
@@ -162,7 +164,7 @@ const reasons = knownReasons();
 const statuses = grpcCodes();
 
 export {
-  v, valid, firstError, displayName, textResult, qos, mode, runner, image, from, gpus, runtimeClass, cpus, maybe, custom,
+  v, valid, firstError, displayName, textResult, bareRunners, qos, mode, runner, image, from, gpus, runtimeClass, cpus, maybe, custom,
   one, batch, validation, validation2, normalized, milli, k8s, order, classes, unknownReason, spill, chain, table,
   reasons, statuses,
 };
