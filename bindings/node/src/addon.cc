@@ -184,8 +184,8 @@ Napi::Value normalize_resources_js(const Napi::CallbackInfo& info) {
   options.client = string_arg(info, 1, "typescript", "client");
   // The value is always a tree: a string here is a wrong `resources` value, not YAML text.
   Converted c = js_to_node(env, info[0], "sandbox", "/resources");
+  const bool usable = c.checkable();
   sandgate::Diagnostics pre = std::move(c.diagnostics);
-  bool usable = c.usable;
   sandgate::Node root = std::move(c.root);
   sandgate::Result r;
   if (usable) r = sandgate::normalize_resources(root, options);

@@ -53,9 +53,10 @@ Compiled<T> load_input(Napi::Env env, Napi::Value v, Napi::Value json, const cha
     return out;
   }
   Converted c = js_to_node(env, v, input);
+  const bool checkable = c.checkable();
   out.conversion = c.diagnostics;
   out.diagnostics = std::move(c.diagnostics);
-  if (!c.usable) return out;  // the walk stopped at a limit: too incomplete to compile
+  if (!checkable) return out;  // a part could not be read: the input is not compiled
   auto load = build(std::move(c.root), file);
   out.value = get(load);
   out.diagnostics.insert(out.diagnostics.end(), load.diagnostics.begin(), load.diagnostics.end());
@@ -151,9 +152,10 @@ sandgate::Document load_layer(Napi::Env env, Napi::Value v, const char* input, N
     return d;
   }
   Converted c = js_to_node(env, v, input);
+  const bool checkable = c.checkable();
   sandgate::Document d = sandgate::document_from_node(std::move(c.root), input);
   d.diagnostics = std::move(c.diagnostics);
-  d.loaded = c.usable;
+  d.loaded = checkable;
   return d;
 }
 

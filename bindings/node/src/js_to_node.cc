@@ -458,8 +458,15 @@ class Reader {
       }
       std::string name = utf8(env_, key);
       if (!add_bytes(name.size())) return too_large();
+      // A key with an unpaired surrogate has no UTF-8 form, so no pointer of its own: it is
+      // reported at its object and its member is left out, as the text loaders and Python do.
+      if (name.find("\xEF\xBF\xBD") != std::string::npos && has_lone_surrogate(key)) {
+        report(Code::INVALID_UTF8, "a key holds an unpaired UTF-16 surrogate, which is not Unicode text",
+               "fix the key");
+        continue;
+      }
       tokens_.push_back(name);
-      check_text(key, name);  // a bad key is reported at its own member's pointer
+      check_text(key, name);  // a key with a NUL is reported at its own member's pointer
       Node value;
       Outcome o = Outcome::value;
       try {

@@ -15,7 +15,11 @@ struct Converted {
   sandgate::Node root;
   sandgate::Diagnostics diagnostics;
   bool usable = true;  // false when a limit stopped the walk (the tree is incomplete) or the value
-                       // itself could not be read (there is no tree): the input is not loaded
+                       // itself could not be read (there is no tree)
+  // Whether the input is checked: not when any part of it could not be read, as text that does not
+  // load is not checked, and as Python's converter decides (Converted::ok, docs/python.md).
+  // A NUL in a string is noted and read past, as the loaders do (sandgate::read_past).
+  bool checkable() const { return usable && !sandgate::has_unreadable(diagnostics); }
 };
 
 // Converts `value` (the whole input named `input`: "sandbox", "policy", …). `base` is prepended to

@@ -61,9 +61,13 @@ test('NaN and Infinity reach the engine as the numbers they are, for every input
 });
 
 test('Symbol keys are reported; undefined members are options not given', () => {
-  const r = check({ ...base, [Symbol('k')]: 1, container_image: undefined });
+  const r = check({ ...base, [Symbol('k')]: 1 });
   expectDiag(r, 'SG_VALUE_UNSUPPORTED', '');
-  assert.equal(r.resolved.container_image, 'python:3.11', 'undefined leaves the default');
+  // A value that cannot be read is not checked further, as in Python and as text that does not load.
+  assert.deepEqual(r.diagnostics.map((d) => d.code), ['SG_VALUE_UNSUPPORTED']);
+  assert.equal(r.resolved, undefined);
+  const u = check({ ...base, container_image: undefined });
+  assert.equal(u.resolved.container_image, 'python:3.11', 'undefined leaves the default');
 });
 
 test('cycles are reported at the reference that closes them', () => {
@@ -213,8 +217,32 @@ test('frozen, prototype-less and class-instance objects are read like plain ones
 test('strings with NUL or an unpaired surrogate are reported', () => {
   expectDiag(check({ ...base, container_image: 'a\0b' }), 'SG_NUL_BYTE', '/container_image');
   expectDiag(check({ ...base, annotations: { k: 'x\uD800y' } }), 'SG_INVALID_UTF8', '/annotations/k');
-  expectDiag(check({ ...base, annotations: { ['\uDC00']: 'v' } }), 'SG_INVALID_UTF8', '/annotations/\uFFFD');
+  // A key with a lone surrogate has no UTF-8 form: reported at its object, as Python and text do.
+  expectDiag(check({ ...base, annotations: { ['\uDC00']: 'v' } }), 'SG_INVALID_UTF8', '/annotations');
   assert.equal(check({ ...base, annotations: { k: 'emoji 🎉 \uFFFD ok' } }).diagnostics.some((d) => d.code === 'SG_INVALID_UTF8'), false);
+});
+
+// One value, one answer from text, Python and Node (issue 12): a NUL is noted and the value is still
+// checked, as the loaders read past it; any other problem of a value stops its check, as text that
+// does not load is not checked. The same cases are in the Python suite (test_hostile.py).
+test('a NUL is noted and the rest is still checked', () => {
+  for (const [sandbox, nulPath] of [[{ ...base, container_image: 'a\0b', tags: [5] }, '/container_image'],
+    [{ ...base, annotations: { 'k\0': 'v' }, tags: [5] }, '/annotations/k\0']]) {
+    const r = check(sandbox, { client: 'python' });
+    expectDiag(r, 'SG_NUL_BYTE', nulPath);
+    expectDiag(r, 'SG_TYPE_MISMATCH', '/tags/0');
+  }
+});
+
+test('an unreadable value stops the check of its input', () => {
+  const errors = (r) => r.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.path]);
+  for (const bad of [() => 1, Symbol('x'), new Date(0)]) {
+    assert.deepEqual(errors(check({ ...base, tags: [bad, 'b', 5] }, { client: 'python' })), [['SG_VALUE_UNSUPPORTED', '/tags/0']]);
+  }
+  assert.deepEqual(errors(check({ ...base, tags: ['a\udc00', 'b', 5] }, { client: 'python' })), [['SG_INVALID_UTF8', '/tags/0']]);
+  const p = Policy.fromObject({ constraints: { resources: { max_cpu: new Date(0) } }, foo: 1 });
+  assert.equal(p.broken, true);
+  assert.deepEqual(p.diagnostics.map((d) => [d.code, d.path]), [['SG_VALUE_UNSUPPORTED', '/constraints/resources/max_cpu']]);
 });
 
 test('binary file contents are data', () => {

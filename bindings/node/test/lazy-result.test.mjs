@@ -84,16 +84,14 @@ test('every example sandbox against every example policy, from values and from t
 test('strings JSON must escape or may write as they are come back exactly', () => {
   const control = Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).join('');
   const values = ['"', '\\', '\\"', control, `${control}${control}`, 'a"b\\c\u0001d', '12345678"', '1234567\\', '"1234567',
-    'x'.repeat(7) + '\u001f' + 'y'.repeat(9), '\u007f\u0080\u00ff', '\u2028\u2029', 'é—日本語', '😀 emoji 😀', 'ab\ud800cd',
-    '\udfff', '</script>', '', ' '.repeat(100)];
+    'x'.repeat(7) + '\u001f' + 'y'.repeat(9), '\u007f\u0080\u00ff', '\u2028\u2029', 'é—日本語', '😀 emoji 😀',
+    '</script>', '', ' '.repeat(100)];
   const annotations = Object.fromEntries(values.map((v, i) => [`k${i}`, v]));
   annotations['key"with\\escapes\n'] = 'v';
   const { lazy, eager } = both(() => check({ containerImage: 'x:1', annotations, environmentVariables: annotations }));
   assertSame(lazy, eager, 'escapes');
-  for (const [k, v] of Object.entries(annotations)) {
-    // Lone surrogates cannot be UTF-8: the converter reads them as U+FFFD, as before.
-    assert.equal(lazy.resolved.annotations[k], v.replace(/[\ud800-\udfff]/gu, '\ufffd'), JSON.stringify(k));
-  }
+  // (Lone surrogates are SG_INVALID_UTF8, and a request holding one is not checked: hostile.test.mjs.)
+  for (const [k, v] of Object.entries(annotations)) assert.equal(lazy.resolved.annotations[k], v, JSON.stringify(k));
 });
 
 test('invalid UTF-8 in text decodes as it did', () => {

@@ -254,6 +254,14 @@ class Converter {
     }
     out.kind = NodeKind::string;
     out.text.assign(s, static_cast<std::size_t>(size));
+    note_nul(out.text);
+  }
+
+  // A NUL is noted, as the text loaders note it, and the value is still checked (read_past).
+  void note_nul(std::string_view text) {
+    if (text.find('\0') != std::string_view::npos) {
+      report(Code::NUL_BYTE, "the string contains a NUL character", "remove it; C and many tools cut the text there");
+    }
   }
 
   // bytes are accepted when they are UTF-8 text (the SDK encodes str content as UTF-8 too).
@@ -272,7 +280,9 @@ class Converter {
       return Node::make_null();
     }
     Py_DECREF(decoded);
-    return Node::make_string(std::string(data, static_cast<std::size_t>(size)));
+    Node n = Node::make_string(std::string(data, static_cast<std::size_t>(size)));
+    note_nul(n.text);
+    return n;
   }
 
   // Reads a key; only strings name members (JSON and the SDK's keyword arguments alike).
@@ -301,6 +311,7 @@ class Converter {
       return;
     }
     Step step(steps_, key);
+    note_nul(m.key);  // at the member's own pointer, as the loaders and Node place it
     if (seen && !seen->insert(m.key).second) {
       report(Code::DUPLICATE_KEY, "the key \"" + m.key + "\" appears twice", "give each key once");
       obj.members.pop_back();

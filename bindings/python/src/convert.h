@@ -15,8 +15,10 @@ namespace sandgate::python {
 
 struct Converted {
   Node root;
-  Diagnostics diagnostics;  // problems of the value itself; any error means `root` is unusable
-  bool ok() const { return !has_errors(diagnostics); }
+  Diagnostics diagnostics;  // problems of the value itself
+  // Whether `root` is checked: not after an error the text loaders would not read past either
+  // (read_past: a NUL in a string and a key given twice are noted, and the value is checked).
+  bool ok() const { return !has_unreadable(diagnostics); }
 };
 
 // Converts `value`; `input` labels the diagnostics (sandbox, policy, …) and `base_path` is the JSON

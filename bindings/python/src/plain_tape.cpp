@@ -68,7 +68,7 @@ class PlainTape {
       return false;  // a lone surrogate: to_node reports it
     }
     out = std::string_view(s, static_cast<std::size_t>(size));
-    return true;
+    return out.find('\0') == std::string_view::npos;  // a NUL: to_node notes it
   }
 
   bool string(PyObject* o) {

@@ -284,3 +284,26 @@ def test_python_md_names_the_codes_hostile_values_get() -> None:
         assert [c for c, _ in errors(sandgate.check(value))][:1] == [code], words
         named = re.search(re.escape(words.replace("\n", " ")) + r"[^(]*\(`(SG_[A-Z_0-9]+)`", paragraph.replace("\n", " "))
         assert named is not None and named.group(1) == code, (words, named and named.group(1))
+
+
+# One value, one answer from text, Python and Node (issue 12): a NUL is noted and the value is still
+# checked, as the loaders read past it; any other problem of a value stops its check, as text that
+# does not load is not checked. The same cases are in the Node suite (hostile.test.mjs).
+def test_a_nul_is_noted_and_the_rest_is_still_checked() -> None:
+    for sandbox, nul_path in [
+        ({"resources": RES, "container_image": "a\x00b", "tags": [5]}, "/container_image"),
+        ({"resources": RES, "container_image": b"a\x00b", "tags": [5]}, "/container_image"),
+        ({"resources": RES, "annotations": {"k\x00": "v"}, "tags": [5]}, "/annotations/k\x00"),
+    ]:
+        found = errors(sandgate.check(sandbox))
+        assert ("SG_NUL_BYTE", nul_path) in found
+        assert ("SG_TYPE_MISMATCH", "/tags/0") in found
+        [many] = list(sandgate.check_many([{"sandbox": sandbox}]))
+        assert errors(many) == found
+
+
+def test_an_unreadable_value_stops_the_check_of_its_input() -> None:
+    assert errors(sandgate.check({"resources": RES, "tags": [object(), "b", 5]})) == [("SG_VALUE_UNSUPPORTED", "/tags/0")]
+    assert errors(sandgate.check({"resources": RES, "tags": ["a\udc00", "b", 5]})) == [("SG_INVALID_UTF8", "/tags/0")]
+    # A key with a lone surrogate has no UTF-8 form: reported at its object.
+    assert errors(sandgate.check({"resources": RES, "annotations": {"a\udc00b": "x"}})) == [("SG_INVALID_UTF8", "/annotations")]

@@ -82,4 +82,11 @@ using Diagnostics = std::vector<Diagnostic>;
 
 bool has_errors(const Diagnostics& diags);
 
+// A problem the text loaders note and read past, the document still loading and being checked: a
+// NUL in a string, a key given twice. The bindings' converters decide alike, so that one value gets
+// one answer from text, Python and Node: a value with any other error is not checked.
+bool read_past(Code code);
+// Whether `diags` hold an error that keeps a value from being checked (an error not read past).
+bool has_unreadable(const Diagnostics& diags);
+
 }  // namespace sandgate

@@ -64,4 +64,11 @@ bool has_errors(const Diagnostics& diags) {
                      [](const Diagnostic& d) { return d.severity == Severity::error; });
 }
 
+bool read_past(Code code) { return code == Code::NUL_BYTE || code == Code::DUPLICATE_KEY; }
+
+bool has_unreadable(const Diagnostics& diags) {
+  return std::any_of(diags.begin(), diags.end(),
+                     [](const Diagnostic& d) { return d.severity == Severity::error && !read_past(d.code); });
+}
+
 }  // namespace sandgate
