@@ -1,0 +1,251 @@
+// What the renderers write for hand-made diagnostics: SARIF 2.1.0 (rules and ruleIndex, URIs,
+// regions, messages with the hint, relatedLocations, properties) and the text form (the caret,
+// notes, the facts line, the verdict). Each expectation here was left unpinned by the CLI goldens
+// and survived a mutation of core/src/render.
+#include <gtest/gtest.h>
+
+#include <rapidjson/document.h>
+
+#include <string>
+#include <vector>
+
+#include "sandgate/sandgate.h"
+
+namespace {
+
+using namespace sandgate;
+
+Diagnostic make(Code code, Severity severity, std::string input, std::string path, std::string message,
+                std::string hint = {}) {
+  Diagnostic d;
+  d.code = code;
+  d.severity = severity;
+  d.input = std::move(input);
+  d.path = std::move(path);
+  d.message = std::move(message);
+  d.hint = std::move(hint);
+  return d;
+}
+
+std::vector<Report> sarif_reports() {
+  // Report 1: an error in a file whose name needs escaping in a URI, with a hint and a related
+  // location in the policy; then an info (QOS_CLASS) about the request as a whole.
+  Diagnostic above = make(Code::RESOURCE_ABOVE_MAX, Severity::error, "sandbox", "/resources/cpu",
+                          "cpu 4 is above the policy's max_cpu 2", "ask for at most 2");
+  above.source = SourceLocation{"dir/a b#1.yaml", 3, 7};
+  Related rel;
+  rel.input = "policy";
+  rel.path = "";
+  rel.source = SourceLocation{"policy.yaml", 2, 5};
+  rel.message = "the limit is set here";
+  above.related.push_back(rel);
+  Related second;
+  second.input = "policy";
+  second.path = "/constraints";
+  second.message = "and here";
+  above.related.push_back(second);
+  Diagnostic qos = make(Code::QOS_CLASS, Severity::info, "sandbox", "", "QoS class Burstable");
+  std::vector<Report> reports;
+  reports.push_back(Report{"dir/a b#1.yaml", "check", Result::from_diagnostics({above, qos})});
+  // Report 2: a diagnostic with no source: the report's file is its location, with no region.
+  Diagnostic dup = make(Code::TAG_DUPLICATE, Severity::warning, "sandbox", "", "tag nightly twice");
+  reports.push_back(Report{"b.yaml", "check", Result::from_diagnostics({dup})});
+  return reports;
+}
+
+const rapidjson::Value& member(const rapidjson::Value& v, const char* key) {
+  EXPECT_TRUE(v.IsObject()) << key;
+  auto it = v.FindMember(key);
+  EXPECT_NE(it, v.MemberEnd()) << "no member " << key;
+  static const rapidjson::Value null_value;
+  return it == v.MemberEnd() ? null_value : it->value;
+}
+
+std::string str(const rapidjson::Value& v) { return v.IsString() ? std::string(v.GetString(), v.GetStringLength()) : "<not a string>"; }
+
+class Sarif : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    text = render_sarif(sarif_reports());
+    doc.Parse(text.c_str());
+    ASSERT_FALSE(doc.HasParseError()) << text;
+    run = &member(doc, "runs")[0];
+    results = &member(*run, "results");
+    ASSERT_TRUE(results->IsArray());
+    ASSERT_EQ(results->Size(), 3u) << text;
+  }
+  // In reading order: the info about the whole request (no line) first, then line 3, then report 2.
+  std::string text;
+  rapidjson::Document doc;
+  const rapidjson::Value* run = nullptr;
+  const rapidjson::Value* results = nullptr;
+};
+
+TEST_F(Sarif, each_rule_index_points_at_its_rule_once_per_code_in_table_order) {
+  const auto& rules = member(member(member(*run, "tool"), "driver"), "rules");
+  ASSERT_TRUE(rules.IsArray());
+  ASSERT_EQ(rules.Size(), 3u);
+  // Table order: QOS_CLASS, RESOURCE_ABOVE_MAX, TAG_DUPLICATE (codes.def order).
+  EXPECT_EQ(str(member(rules[0], "id")), "SG_QOS_CLASS");
+  EXPECT_EQ(str(member(rules[1], "id")), "SG_RESOURCE_ABOVE_MAX");
+  EXPECT_EQ(str(member(rules[2], "id")), "SG_TAG_DUPLICATE");
+  for (const auto& r : results->GetArray()) {
+    int index = member(r, "ruleIndex").GetInt();
+    ASSERT_GE(index, 0);
+    ASSERT_LT(index, 3);
+    EXPECT_EQ(str(member(rules[static_cast<rapidjson::SizeType>(index)], "id")), str(member(r, "ruleId")));
+  }
+}
+
+TEST_F(Sarif, levels_follow_the_diagnostic_severity) {
+  EXPECT_EQ(str(member((*results)[1], "level")), "error");
+  EXPECT_EQ(str(member((*results)[0], "level")), "note");  // SARIF has no "info"
+  EXPECT_EQ(str(member((*results)[2], "level")), "warning");
+}
+
+TEST_F(Sarif, physical_location_escapes_the_uri_and_keeps_line_and_column) {
+  const auto& loc = member((*results)[1], "locations")[0];
+  const auto& phys = member(loc, "physicalLocation");
+  EXPECT_EQ(str(member(member(phys, "artifactLocation"), "uri")), "dir/a%20b%231.yaml");
+  const auto& region = member(phys, "region");
+  EXPECT_EQ(member(region, "startLine").GetInt(), 3);
+  EXPECT_EQ(member(region, "startColumn").GetInt(), 7);  // 1-based code points, as the diagnostic has it
+  EXPECT_EQ(str(member(member(loc, "logicalLocations")[0], "fullyQualifiedName")), "sandbox:/resources/cpu");
+}
+
+TEST_F(Sarif, message_carries_the_hint) {
+  EXPECT_EQ(str(member(member((*results)[1], "message"), "text")), "cpu 4 is above the policy's max_cpu 2. ask for at most 2");
+  EXPECT_EQ(str(member(member((*results)[0], "message"), "text")), "QoS class Burstable");
+}
+
+TEST_F(Sarif, a_diagnostic_without_source_is_placed_in_its_report_file_without_region) {
+  const auto& loc = member((*results)[2], "locations")[0];
+  const auto& phys = member(loc, "physicalLocation");
+  EXPECT_EQ(str(member(member(phys, "artifactLocation"), "uri")), "b.yaml");
+  EXPECT_FALSE(phys.HasMember("region"));
+  // The whole input: its pointer is "/" (never empty).
+  EXPECT_EQ(str(member(member(loc, "logicalLocations")[0], "fullyQualifiedName")), "sandbox:/");
+}
+
+TEST_F(Sarif, related_locations_are_numbered_from_zero_with_region_and_message) {
+  const auto& related = member((*results)[1], "relatedLocations");
+  ASSERT_TRUE(related.IsArray());
+  ASSERT_EQ(related.Size(), 2u);
+  EXPECT_EQ(member(related[0], "id").GetInt(), 0);
+  EXPECT_EQ(member(related[1], "id").GetInt(), 1);
+  const auto& phys = member(related[0], "physicalLocation");
+  EXPECT_EQ(str(member(member(phys, "artifactLocation"), "uri")), "policy.yaml");
+  EXPECT_EQ(member(member(phys, "region"), "startLine").GetInt(), 2);
+  EXPECT_EQ(member(member(phys, "region"), "startColumn").GetInt(), 5);
+  EXPECT_EQ(str(member(member(related[0], "logicalLocations")[0], "fullyQualifiedName")), "policy:/");
+  EXPECT_EQ(str(member(member(related[0], "message"), "text")), "the limit is set here");
+  EXPECT_FALSE(related[1].HasMember("physicalLocation"));  // no source: logical location only
+  EXPECT_EQ(str(member(member(related[1], "logicalLocations")[0], "fullyQualifiedName")), "policy:/constraints");
+  EXPECT_FALSE((*results)[2].HasMember("relatedLocations"));
+}
+
+TEST_F(Sarif, properties_name_reason_and_grpc_code_only_when_the_code_has_them) {
+  const auto& p0 = member((*results)[1], "properties");
+  EXPECT_EQ(str(member(p0, "rule")), "R-RES-2");
+  EXPECT_EQ(str(member(p0, "path")), "/resources/cpu");
+  EXPECT_EQ(str(member(p0, "reason")), "CWSANDBOX_RESOURCE_CEILING_EXCEEDED");
+  EXPECT_EQ(str(member(p0, "grpcCode")), "INVALID_ARGUMENT");
+  const auto& p2 = member((*results)[2], "properties");
+  EXPECT_FALSE(p2.HasMember("reason"));
+  EXPECT_FALSE(p2.HasMember("grpcCode"));
+  EXPECT_EQ(str(member(*run, "columnKind")), "unicodeCodePoints");
+}
+
+}  // namespace
+
+namespace {
+
+using namespace sandgate;
+
+// A CRLF file with a tab before the value, a diagnostic with a related location whose pointer is
+// the whole input, one placed in a file but at no line, and one on a long line.
+std::string text_output() {
+  std::string long_line = "k: " + std::string(200, 'a') + " tok " + std::string(200, 'b');
+  SourceTexts sources{{"s.yaml", "a: 1\r\nname:\t\"x y\"  # c\r\n" + long_line + "\n"},
+                      {"p.yaml", "x: 1\nmax: \"2\"\n"}};
+  Diagnostic above = make(Code::RESOURCE_ABOVE_MAX, Severity::error, "sandbox", "/resources/cpu", "too much", "ask less");
+  above.source = SourceLocation{"s.yaml", 2, 7};
+  Related rel;
+  rel.input = "policy";
+  rel.source = SourceLocation{"p.yaml", 2, 6};
+  rel.message = "the limit is set here";
+  above.related.push_back(rel);
+  Diagnostic unplaced = make(Code::TAG_DUPLICATE, Severity::error, "sandbox", "/tags/1", "twice");
+  unplaced.source = SourceLocation{"other.yaml", 0, 0};
+  Diagnostic far = make(Code::TAG_DUPLICATE, Severity::warning, "sandbox", "/k", "far away");
+  far.source = SourceLocation{"s.yaml", 3, 205};
+  std::vector<Report> reports;
+  reports.push_back(Report{"s.yaml", "check", Result::from_diagnostics({above, unplaced, far})});
+  reports.push_back(Report{"p.yaml", "policy validate", Result::from_diagnostics({})});
+  return render_text(reports, sources, TextOptions{false, true});
+}
+
+TEST(TextRender, quotes_a_crlf_line_with_tabs_as_spaces_and_the_caret_under_the_value) {
+  std::string out = text_output();
+  EXPECT_NE(out.find(" --> s.yaml:2:7\n  |\n2 | name:    \"x y\"  # c\n  | " + std::string(9, ' ') + "^^^^^\n"), std::string::npos)
+      << out;
+}
+
+TEST(TextRender, facts_line_names_rule_reason_grpc_code_and_exception) {
+  std::string out = text_output();
+  EXPECT_NE(out.find("  = at sandbox /resources/cpu · rule R-RES-2 · CWSANDBOX_RESOURCE_CEILING_EXCEEDED · "
+                     "INVALID_ARGUMENT · SandboxValidationError\n  = help: ask less\n"),
+            std::string::npos)
+      << out;
+}
+
+TEST(TextRender, a_note_quotes_the_related_line_with_dashes_and_names_the_whole_input_as_slash) {
+  std::string out = text_output();
+  EXPECT_NE(out.find("note: the limit is set here\n --> p.yaml:2:6\n  |\n2 | max: \"2\"\n  |      ---\n  = at policy /\n"),
+            std::string::npos)
+      << out;
+}
+
+TEST(TextRender, a_location_without_a_line_names_the_file) {
+  std::string out = text_output();
+  EXPECT_NE(out.find("error[SG_TAG_DUPLICATE]: twice\n  --> other.yaml\n   = at sandbox /tags/1 · rule R-MISC"), std::string::npos)
+      << out;
+}
+
+TEST(TextRender, a_long_line_is_cut_around_the_column_and_the_caret_follows) {
+  std::string out = text_output();
+  std::string shown = "…" + std::string(99, 'a') + " tok " + std::string(96, 'b') + "…";
+  EXPECT_NE(out.find("3 | " + shown + "\n  | " + std::string(101, ' ') + "^^^\n"), std::string::npos) << out;
+}
+
+TEST(TextRender, the_verdict_counts_and_words_depend_on_the_command) {
+  std::string out = text_output();
+  EXPECT_NE(out.find("s.yaml: rejected (2 errors, 1 warning)\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("p.yaml: valid\n"), std::string::npos) << out;
+}
+
+}  // namespace
+
+namespace {
+
+using namespace sandgate;
+
+TEST(JsonRender, ok_is_false_when_any_report_is_rejected_and_each_names_its_command) {
+  std::vector<Report> reports;
+  reports.push_back(Report{"bad.yaml", "policy validate",
+                           Result::from_diagnostics({make(Code::TAG_DUPLICATE, Severity::error, "policy", "", "bad")})});
+  reports.push_back(Report{"good.yaml", "explain", Result::from_diagnostics({})});
+  rapidjson::Document doc;
+  std::string text = render_json(reports);
+  doc.Parse(text.c_str());
+  ASSERT_FALSE(doc.HasParseError()) << text;
+  EXPECT_FALSE(member(doc, "ok").GetBool());
+  const auto& results = member(doc, "results");
+  ASSERT_EQ(results.Size(), 2u);
+  EXPECT_EQ(str(member(results[0], "command")), "policy validate");
+  EXPECT_EQ(str(member(results[1], "command")), "explain");
+  EXPECT_FALSE(member(results[0], "ok").GetBool());
+  EXPECT_TRUE(member(results[1], "ok").GetBool());
+}
+
+}  // namespace
