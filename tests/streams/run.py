@@ -18,6 +18,7 @@ It is the `streams_cli` ctest. Python 3 standard library only.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -162,6 +163,7 @@ class HostileStreams(unittest.TestCase):
             self.assertEqual(status, 0, name + ": " + err)
             self.assertEqual(out, b"", name)
             self.assertIn("0 record(s)", err)
+            self.assertIn("(the stream holds no records)", err)
 
     def test_dev_zero_is_one_oversized_record_in_bounded_memory(self):
         # /dev/zero never ends; a capped number of its bytes stands for it (the reader never holds
@@ -218,6 +220,7 @@ class BatchCheck(unittest.TestCase):
         self.assertEqual(four[0], 1)
         self.assertEqual(one[1], four[1], "the same answers in the same order")
         self.assertEqual(len(lines_of(one[1])), 1500)
+        self.assertIn("1,500 record(s): ", one[2])  # counts are grouped in thousands
 
     def test_text_lists_rejected_records_then_the_summary(self):
         status, out, err, _ = run(["check", "--requests", REQUESTS, "--policy", POLICY_V2, "--runners", RUNNERS,
@@ -387,6 +390,47 @@ class CommandLineMisuse(unittest.TestCase):
         document = json.loads(out.decode("utf-8"))
         self.assertTrue(document["replayed"])
         self.assertEqual(document["requests"], REQUESTS)
+
+class CommandAnswers(unittest.TestCase):
+    """Exit codes and messages of commands tests/golden cannot run (it adds --color, which
+    `quantity` and `codes` do not take, and compares stdout only)."""
+
+    def test_quantity_is_exit_1_when_any_value_is_invalid_and_says_when_it_trimmed(self):
+        status, out, err, _ = run(["quantity", "1x", " 2 "])
+        self.assertEqual(status, 1, err)  # the valid value last must not decide the exit code
+        text = out.decode("utf-8")
+        self.assertIn("1x: error: ", text)
+        self.assertIn(" 2 : decimal 2, canonical 2, milli 2000 (white space trimmed; the server receives the raw text)\n",
+                      text)
+        self.assertEqual(run(["quantity", "2", "500m"])[0], 0)
+
+    def test_codes_prints_one_row_per_code(self):
+        status, out, err, _ = run(["codes"])
+        self.assertEqual(status, 0, err)
+        self.assertRegex(out.decode("utf-8"), r"(?m)^SG_RESOURCE_ABOVE_MAX  R-RES-2  error  \S")
+
+    def test_explain_in_json_is_the_report_of_an_explain(self):
+        prod_ok = os.path.join(EXAMPLES, "sandboxes", "prod-ok.yaml")
+        status, out, err, _ = run(["explain", prod_ok, "--policy", POLICY_V1, "--format", "json"])
+        self.assertEqual(status, 0, err)
+        document = json.loads(out)
+        self.assertEqual(document["results"][0]["command"], "explain")
+        self.assertTrue(document["ok"])
+
+    def test_defaults_and_overrides_do_not_apply_to_a_request_stream(self):
+        for flag in ("--defaults", "--overrides"):
+            with self.subTest(flag=flag):
+                status, _, err, _ = run(["check", "--requests", REQUESTS, flag, POLICY_V1])
+                self.assertEqual(status, 2, err)
+                self.assertIn("do not apply to --requests", err)
+
+    def test_policy_diff_with_a_broken_runners_file_is_exit_1_and_says_where(self):
+        tmp = Tmp()
+        runners = tmp.write("runners.yaml", "runners:\n  - id: a\n    bogus_field: 1\n")
+        status, _, err, _ = run(["policy", "diff", POLICY_V1, POLICY_V2, "--runners", runners])
+        self.assertEqual(status, 1, err)
+        self.assertRegex(err, r"error\[SG_[A-Z_]+\] .* \(" + re.escape(runners) + r":\d+:\d+\)\n")
+        self.assertIn("the runners file has errors; fix them first", err)
 
 
 def main():
