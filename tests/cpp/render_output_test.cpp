@@ -1,14 +1,18 @@
 // What the renderers write for hand-made diagnostics: SARIF 2.1.0 (rules and ruleIndex, URIs,
-// regions, messages with the hint, relatedLocations, properties) and the text form (the caret,
-// notes, the facts line, the verdict). Each expectation here was left unpinned by the CLI goldens
-// and survived a mutation of core/src/render.
+// regions, messages with the hint, relatedLocations, properties), the text form (the caret, notes,
+// the facts line, the verdict), JSON and explain; then a related location in the org file, two
+// error-mapping rows and Result::other_candidates. Each expectation here was left unpinned by the
+// existing tests and a mutant of core/src/render, output or errors survived without it.
 #include <gtest/gtest.h>
 
 #include <rapidjson/document.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "sandgate/errors.h"
 #include "sandgate/sandgate.h"
 
 namespace {
@@ -246,6 +250,87 @@ TEST(JsonRender, ok_is_false_when_any_report_is_rejected_and_each_names_its_comm
   EXPECT_EQ(str(member(results[1], "command")), "explain");
   EXPECT_FALSE(member(results[0], "ok").GetBool());
   EXPECT_TRUE(member(results[1], "ok").GetBool());
+}
+
+}  // namespace
+
+namespace {
+
+using namespace sandgate;
+
+// SPEC §3 `related`: a value checked against the org's entitlement names the org file's line.
+TEST(RelatedInOrg, gpu_count_above_the_org_limit_names_the_org_file_and_line) {
+  auto org = Org::parse("gpu_allowed: true\nmax_gpus_per_sandbox: 2\n", Format::yaml, "org.yaml").org;
+  ASSERT_TRUE(org);
+  Document sandbox = load_document("placement_mode: cks\nresources: {cpu: \"1\", memory: 1Gi, gpu: {count: 4}}\n",
+                                   Format::yaml, "sandbox.yaml", "sandbox");
+  Result r = Engine(nullptr, nullptr, org).check(sandbox, nullptr, nullptr, {});
+  const Diagnostic* found = nullptr;
+  for (const auto& d : r.diagnostics()) {
+    if (d.code == Code::GPU_COUNT_EXCEEDED) found = &d;
+  }
+  ASSERT_NE(found, nullptr);
+  ASSERT_EQ(found->related.size(), 1u);
+  const Related& rel = found->related.front();
+  EXPECT_EQ(rel.input, "org");
+  EXPECT_EQ(rel.path, "/max_gpus_per_sandbox");
+  ASSERT_TRUE(rel.source);
+  EXPECT_EQ(rel.source->file, "org.yaml");
+  EXPECT_EQ(rel.source->line, 2);
+  EXPECT_EQ(rel.message, "the limit is set here");
+}
+
+}  // namespace
+
+namespace {
+
+using namespace sandgate;
+
+// --no-info hides the notes, never the errors: explain still lists why a request is rejected.
+TEST(ExplainRender, errors_are_shown_when_info_notes_are_hidden) {
+  Diagnostic d;
+  d.code = Code::TAG_DUPLICATE;
+  d.severity = Severity::error;
+  d.input = "sandbox";
+  d.path = "/tags/1";
+  d.message = "twice";
+  Report rep{"s.yaml", "explain", Result::from_diagnostics({d})};
+  std::string out = render_explain(rep, {}, TextOptions{false, false});
+  EXPECT_NE(out.find("s.yaml: rejected"), std::string::npos) << out;
+  EXPECT_NE(out.find("error[SG_TAG_DUPLICATE]: twice\n"), std::string::npos) << out;
+}
+
+}  // namespace
+
+namespace {
+
+using namespace sandgate;
+
+// reference/sdk-behaviour.md: a reason in SPILLOVER_ELIGIBLE spills, whatever status carries it.
+TEST(ErrorMapping, an_eligible_reason_under_failed_precondition_spills) {
+  EXPECT_TRUE(is_spill_eligible("FAILED_PRECONDITION", "CWSANDBOX_PLACEMENT_CONSTRAINT_UNSATISFIED", "cwsandbox.com"));
+}
+
+// reference/sdk-behaviour.md §3 combined table: CWSANDBOX_FILE_* is CWSandboxFileError in JS, not
+// the status code's class.
+TEST(ErrorMapping, a_file_reason_maps_to_the_js_file_error_not_the_status_class) {
+  ExceptionClasses e = exception_for("NOT_FOUND", "CWSANDBOX_FILE_NOT_FOUND", "cwsandbox.com");
+  EXPECT_EQ(e.python, "SandboxFileError");
+  EXPECT_EQ(e.js, "CWSandboxFileError");
+}
+
+// The other candidates are the runners after the chosen one: never the chosen one itself.
+TEST(ResultAccessors, other_candidates_leave_out_the_selected_runner) {
+  std::ifstream in(std::string(SANDGATE_SOURCE_DIR) + "/examples/runners.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  auto runners = Runners::parse(text.str(), Format::yaml, "runners.yaml").runners;
+  ASSERT_TRUE(runners);
+  Document sandbox = load_document("placement_mode: cks\nresources: {cpu: \"1\", memory: 1Gi}\n", Format::yaml,
+                                   "sandbox.yaml", "sandbox");
+  Result r = Engine(nullptr, runners, nullptr).check(sandbox, nullptr, nullptr, {});
+  ASSERT_FALSE(r.runner_id().empty());
+  for (const auto& id : r.other_candidates()) EXPECT_NE(id, r.runner_id());
 }
 
 }  // namespace
