@@ -197,6 +197,14 @@ test('integers and fractions keep their kind; doubles past int64 are flagged', (
   expectDiag(check({ ...base, max_lifetime_seconds: 1e300 }), 'SG_INTEGER_RANGE', '/max_lifetime_seconds');
 });
 
+// 2^63 is the first double past int64: its exact digits, not int64's minimum (docs/node.md, "Numbers").
+test('a double of exactly ±2^63 keeps its sign and exact digits', () => {
+  const up = expectDiag(check({ ...base, max_lifetime_seconds: 2 ** 63 }), 'SG_INTEGER_RANGE', '/max_lifetime_seconds');
+  assert.match(up.message, /^9223372036854775808 does not fit/);
+  const down = expectDiag(check({ ...base, max_lifetime_seconds: -(2 ** 63) }), 'SG_INTEGER_RANGE', '/max_lifetime_seconds');
+  assert.match(down.message, /^-9223372036854775808 does not fit/);
+});
+
 test('Dates, Maps, Sets, RegExps, Promises, Errors and boxed primitives are named', () => {
   const values = { d: new Date(0), m: new Map([['a', 'b']]), s: new Set(), r: /x/, p: Promise.resolve(), e: new Error('x'), b: new String('x') };
   const r = check({ ...base, annotations: values });

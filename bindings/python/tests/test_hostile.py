@@ -176,11 +176,47 @@ def test_a_dict_mutated_while_it_is_read() -> None:
     target.update({"a": Mutator(), "b": 2})
     r = sandgate.check({"resources": RES, "annotations": target})
     assert not r.ok  # reported (and annotation values must be strings anyway); no crash
+    # Reported as what happened, at the dict, and nothing read after it is checked.
+    assert errors(r) == [("SG_VALUE_READ_FAILED", "/annotations")]
+    assert "changed size" in r.errors[0].message
 
 
 def test_many_bad_values_give_a_bounded_report() -> None:
     r = sandgate.check({"resources": RES, "tags": [object()] * 5000})
     assert 0 < len(r.errors) <= 100
+
+
+def test_an_unsupported_value_is_named_by_its_type_and_a_short_repr() -> None:
+    # A repr is cut at 60 characters: an object's repr may be as long as it likes.
+    long_name = type("L" * 80, (), {})
+    r = sandgate.check({"resources": RES, "annotations": {"a": long_name()}})
+    [d] = r.errors
+    assert (d.code, d.path) == ("SG_VALUE_UNSUPPORTED", "/annotations/a")
+    assert d.message.startswith("a value of type " + "L" * 80 + " (")
+    shown = d.message.split(" (", 1)[1].rsplit(") cannot be checked", 1)[0]
+    assert shown.endswith("…") and len(shown) == 61
+    assert " object at 0x" not in d.message
+
+
+def test_bytes_that_are_not_utf8_name_the_first_bad_byte() -> None:
+    r = sandgate.check({"resources": RES, "annotations": {"a": b"ab\xffc"}})
+    [d] = r.errors
+    assert (d.code, d.path) == ("SG_INVALID_UTF8", "/annotations/a")
+    assert "(at byte 2)" in d.message
+
+
+def test_an_int_past_int64_is_its_digits_not_its_str() -> None:
+    # IntEnum members and other int subclasses may print a name: the digits are the value's.
+    class Named(int):
+        def __str__(self) -> str:
+            return "named"
+
+        __repr__ = __str__
+
+    r = sandgate.check({"resources": RES, "max_lifetime_seconds": Named(2**70)})
+    [d] = r.errors
+    assert (d.code, d.path) == ("SG_INTEGER_RANGE", "/max_lifetime_seconds")
+    assert d.message.startswith(str(int.__repr__(2**70)) + " does not fit")
 
 
 def test_a_huge_integer() -> None:
