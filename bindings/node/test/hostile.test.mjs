@@ -68,6 +68,17 @@ test('Symbol keys are reported; undefined members are options not given', () => 
   assert.equal(r.resolved, undefined);
   const u = check({ ...base, container_image: undefined });
   assert.equal(u.resolved.container_image, 'python:3.11', 'undefined leaves the default');
+  // An object's Symbol keys are one problem of that object: reported once, however many.
+  const two = check({ ...base, annotations: { [Symbol('a')]: 'x', [Symbol('b')]: 'y', team: 'ml' } });
+  assert.equal(two.diagnostics.filter((d) => d.code === 'SG_VALUE_UNSUPPORTED').length, 1, JSON.stringify(two.diagnostics));
+  expectDiag(two, 'SG_VALUE_UNSUPPORTED', '/annotations');
+});
+
+test('undefined elements and holes stay in place as null, as JSON.stringify writes them', () => {
+  for (const tags of [['a', undefined, 'b'], ['a', , 'b']]) { // eslint-disable-line no-sparse-arrays
+    const r = check({ ...base, tags });
+    assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.path]), [['SG_TYPE_MISMATCH', '/tags/1']]);
+  }
 });
 
 test('cycles are reported at the reference that closes them', () => {
@@ -84,6 +95,12 @@ test('cycles are reported at the reference that closes them', () => {
   const pol = Policy.fromObject(p);
   assert.equal(pol.ok, false);
   assert.ok(pol.diagnostics.some((x) => x.code === 'SG_VALUE_CYCLE' && x.path === '/base/spec' && x.input === 'policy'));
+  // The message names the ancestor the reference goes back to, not its child.
+  const inner = { b: {} };
+  inner.b.c = inner;
+  const n = expectDiag(check({ ...base, annotations: { a: inner } }), 'SG_VALUE_CYCLE', '/annotations/a/b/c');
+  assert.match(n.message, /enclosing object at "\/annotations\/a" \(a cycle\)/);
+  assert.match(d.message, /enclosing object at "" \(a cycle\)/);
 });
 
 test('shared (non-circular) references are fine', () => {

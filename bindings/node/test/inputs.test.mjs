@@ -34,6 +34,15 @@ test('a string: a path when it ends in .yaml/.yml/.json or names a file, else te
   assert.equal(check(over, { runners: runnersJson, defaults: write('d.yml', 'annotations: {team: ml}\n') }).resolved.annotations.team, 'ml');
 });
 
+test('any typed array, a DataView and an ArrayBuffer are the text of all their bytes', () => {
+  const bytes = new TextEncoder().encode(POLICY.length % 8 ? POLICY + ' '.repeat(8 - (POLICY.length % 8)) : POLICY);
+  const { buffer } = bytes;
+  for (const policy of [new Uint16Array(buffer), new Int32Array(buffer), new Float64Array(buffer), new BigUint64Array(buffer), new DataView(buffer), buffer]) {
+    assert.deepEqual(errorCodes(check(over, { policy })), ['SG_RESOURCE_ABOVE_MAX'], policy.constructor.name);
+    assert.equal(validatePolicy(policy).ok, true, policy.constructor.name);
+  }
+});
+
 test('a missing path throws ENOENT saying how to pass text instead', () => {
   assert.throws(() => check(over, { policy: path.join(dir, 'missing.yaml') }), (e) => e.code === 'ENOENT' && /pass YAML\/JSON text as a Buffer/.test(e.message) && /policy:/.test(e.message));
   assert.throws(() => validatePolicy('nope.JSON'), { code: 'ENOENT' });

@@ -132,6 +132,25 @@ def test_a_mapping_whose_getter_raises() -> None:
     assert "RuntimeError: getter exploded" in d.message
 
 
+def test_a_mapping_whose_items_are_not_pairs() -> None:
+    class Odd(Mapping[str, Any]):
+        def __getitem__(self, key: str) -> Any:
+            return "1"
+
+        def __iter__(self) -> Iterator[str]:
+            return iter(["a"])
+
+        def __len__(self) -> int:
+            return 1
+
+        def items(self) -> Any:
+            return iter([("a", "1", "extra")])
+
+    r = sandgate.check({"resources": RES, "annotations": Odd()})
+    assert errors(r) == [("SG_VALUE_READ_FAILED", "/annotations")]
+    assert "not a (key, value) pair" in r.errors[0].message
+
+
 def test_a_dataclass_whose_field_getter_raises() -> None:
     @dataclasses.dataclass
     class Opts:

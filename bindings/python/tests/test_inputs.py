@@ -120,6 +120,23 @@ def test_sdk_sandbox_defaults_credentials_are_not_read() -> None:
     assert sandgate.check({"resources": RES}, defaults=defaults).ok
 
 
+def test_a_nested_dataclass_is_read_without_its_private_and_hidden_fields() -> None:
+    # docs/python.md, Input kinds: "private fields and fields hidden from repr (the SDK's auth
+    # credentials) are never read", inside a value as for a whole layer.
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Resources:
+        cpu: str | None = None
+        memory: str | None = None
+        _cache: object = None
+        token: object = dataclasses.field(default=None, repr=False)
+
+    value = Resources(cpu="1", memory="1Gi", _cache=object(), token=object())
+    got = same_as_dict({"resources": value}, {"resources": RES})
+    assert got.ok
+
+
 def test_sdk_resource_options() -> None:
     ro = ResourceOptions(requests={"cpu": "1", "memory": "1Gi"}, limits={"cpu": "2", "memory": "2Gi"})
     r = same_as_dict({"resources": ro}, {"resources": {"requests": ro.requests, "limits": ro.limits}})

@@ -110,6 +110,13 @@ def test_lone_surrogates_are_a_diagnostic() -> None:
     assert codes(r) == [("SG_INVALID_UTF8", "/annotations/team")]
 
 
+def test_a_key_with_a_lone_surrogate_is_invalid_utf8_too() -> None:
+    # A key is a string like any other (docs/python.md: "strings with lone surrogates (SG_INVALID_UTF8)").
+    r = sandgate.check({"resources": RES, "annotations": {"te\udc00am": "ml"}})
+    assert [d.code for d in r.errors] == ["SG_INVALID_UTF8"]
+    assert r.errors[0].path.startswith("/annotations")
+
+
 def test_resolved_values_come_back_with_python_types() -> None:
     r = sandgate.check({"resources": RES, "tags": ["a"], "max_lifetime_seconds": 1200})
     resolved: dict[str, Any] = r.resolved
