@@ -151,6 +151,24 @@ def test_a_mapping_whose_items_are_not_pairs() -> None:
     assert "not a (key, value) pair" in r.errors[0].message
 
 
+def test_a_mapping_whose_items_give_a_key_twice() -> None:
+    class Twice(Mapping[str, Any]):
+        def __getitem__(self, key: str) -> Any:
+            return "1"
+
+        def __iter__(self) -> Iterator[str]:
+            return iter(["a"])
+
+        def __len__(self) -> int:
+            return 1
+
+        def items(self) -> Any:
+            return iter([("a", "1"), ("b", "2"), ("a", "3")])
+
+    r = sandgate.check({"resources": RES, "annotations": Twice()})
+    assert errors(r) == [("SG_DUPLICATE_KEY", "/annotations/a")]
+
+
 def test_a_dataclass_whose_field_getter_raises() -> None:
     @dataclasses.dataclass
     class Opts:

@@ -100,6 +100,17 @@ def test_utf8_bytes_are_text() -> None:
     assert r.ok and r.resolved["annotations"] == {"team": "ml"}
 
 
+def test_bytearray_is_bytes_inside_a_value_and_as_a_whole_input() -> None:
+    # docs/python.md, Input kinds: "bytes, bytearray: always YAML or JSON text"; inside a value, UTF-8 text.
+    inner = sandgate.check({"resources": RES, "annotations": {"team": bytearray(b"ml")}})
+    assert inner.ok and inner.resolved["annotations"] == {"team": "ml"}
+    text = b"resources: {cpu: '1', memory: 1Gi}\nmax_lifetime_seconds: x\n"
+    whole = sandgate.check(bytearray(text))
+    assert codes(whole) == codes(sandgate.check(text)) == [("SG_TYPE_MISMATCH", "/max_lifetime_seconds")]
+    assert whole.errors[0].source is not None and whole.errors[0].source.line == 2
+    assert sandgate.Policy(bytearray(b"constraints: {resources: {max_cpu: '4'}}\n")).ok
+
+
 def test_bytes_that_are_not_utf8_are_a_diagnostic() -> None:
     r = sandgate.check({"resources": RES, "mounted_files": [{"path": "/x", "content": b"\xff\xfe"}]})
     assert codes(r) == [("SG_INVALID_UTF8", "/mounted_files/0/content")]
