@@ -196,6 +196,23 @@ def test_a_broken_policy_fails_at_install() -> None:
     assert presubmit.active() is None
 
 
+def test_binary_mounted_file_content_in_every_shape_the_hook_reads(hook: presubmit.PresubmitHook) -> None:
+    # docs/python.md: binary mounted-file content is replaced by a placeholder naming its size, so
+    # the hook never rejects a call the SDK accepts: bytearray too, a {path: content} mapping, and
+    # list items that say "content" as well as "file_content".
+    binary = bytes(range(256))
+    for files in (
+        [{"mount_path": "/data/b.bin", "file_content": bytearray(binary)}],
+        [{"path": "/data/b.bin", "content": binary}],
+        {"/data/b.bin": binary},
+    ):
+        r = hook.check({"resources": RES, "mounted_files": files})
+        assert r.ok, (files, r.diagnostics)
+    # Content that is text is checked as it is.
+    r = hook.check({"resources": RES, "mounted_files": {"/data/a.txt": b"text"}})
+    assert r.ok, r.diagnostics
+
+
 def test_hook_check_for_inspection(hook: presubmit.PresubmitHook) -> None:
     r = hook.check({"resources": RES, "defaults": SandboxDefaults(), "auth": object(), "tags": None})
     assert r.ok, r.diagnostics
