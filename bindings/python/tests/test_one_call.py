@@ -131,3 +131,15 @@ def test_values_beyond_the_plain_types_take_the_one_call_path_and_answer_the_sam
     assert fast is not None
     assert fast.to_json(True) == _general_check(sandbox, POLICY, None, None, "python").to_json(True)
     assert fast.ok
+
+
+def test_loaded_inputs_that_differ_only_in_the_org_get_their_own_answer() -> None:
+    # The extension keeps the engine of the last loaded (policy, runners, org): a call with the same
+    # policy and runners but another org must not reuse it, whichever order the calls come in.
+    policy = sandgate.Policy({})
+    runners = sandgate.Runners({})
+    allowed, refused = sandgate.Org({"gpu_allowed": True}), sandgate.Org({"gpu_allowed": False})
+    request = {"resources": {"cpu": "1", "memory": "1Gi", "gpu": {"count": 1, "type": "H100"}}}
+    for org, want in ((allowed, False), (refused, True), (allowed, False), (refused, True)):
+        r = sandgate.check(request, policy=policy, runners=runners, org=org)
+        assert ("SG_GPU_NOT_ALLOWED" in [d.code for d in r.errors]) is want
