@@ -135,6 +135,10 @@ def test_a_nested_dataclass_is_read_without_its_private_and_hidden_fields() -> N
     value = Resources(cpu="1", memory="1Gi", _cache=object(), token=object())
     got = same_as_dict({"resources": value}, {"resources": RES})
     assert got.ok
+    # A field that is None is "not set": {"cpu": "1"}, not {"cpu": "1", "memory": None} (which is
+    # cwsandbox's TypeError, SG_RESOURCE_VALUE_NONE).
+    same_as_dict({"resources": Resources(cpu="1")}, {"resources": {"cpu": "1"}})
+    assert "SG_RESOURCE_VALUE_NONE" in [d.code for d in sandgate.check({"resources": {"cpu": "1", "memory": None}}).errors]
 
 
 def test_sdk_resource_options() -> None:
