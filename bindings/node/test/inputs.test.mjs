@@ -27,6 +27,10 @@ test('a string: a path when it ends in .yaml/.yml/.json or names a file, else te
   const bad = write('bad.yaml', 'constraints:\n  resources: {max_cpu: "four"}\n');
   const d = validatePolicy(bad).diagnostics.find((x) => x.severity === 'error');
   assert.equal(d.source?.file, bad, JSON.stringify(d));
+  // A carriage return is a line break too: text, even when it ends in .yaml.
+  const cr = validatePolicy('constraints: {}\r# see policy.yaml');
+  assert.equal(cr.ok, false);
+  assert.equal(cr.diagnostics[0].source?.file, '<policy>', JSON.stringify(cr.diagnostics));
   // One-line JSON text and a name with a line break are text, not paths.
   assert.equal(check(over, { policy: '{"constraints": {"resources": {"max_cpu": "16"}}}' }).ok, true);
   assert.equal(check('resources: {cpu: "8", memory: 1Gi}\n', { policy: policyYaml }).ok, false);

@@ -132,6 +132,17 @@ test('what JSON cannot carry comes as the object the addon builds, plain', () =>
   assert.equal(check(cases.bigint).resolved.request_timeout_seconds, 10n ** 30n);
 });
 
+test('the bigint boundary is Number.MAX_SAFE_INTEGER, lazy or not', () => {
+  // 2^53 - 1 is the last integer a number holds exactly; from 2^53 on the addon builds a bigint,
+  // and the lazy result must say the same (its JSON text would read 2^53 + 1 as 2^53).
+  for (const [v, type] of [[2n ** 53n - 1n, 'number'], [2n ** 53n, 'bigint'], [-(2n ** 53n), 'bigint']]) {
+    const { lazy, eager } = both(() => check({ containerImage: 'x:1', requestTimeoutSeconds: v }));
+    assert.equal(typeof eager.resolved.request_timeout_seconds, type, String(v));
+    assert.equal(typeof lazy.resolved.request_timeout_seconds, type, String(v));
+    assert.equal(BigInt(lazy.resolved.request_timeout_seconds), v);
+  }
+});
+
 test('a lazy result behaves as a plain object', async () => {
   const make = () => check({ containerImage: 'x:1', resources: { cpu: '1', memory: '1Gi' } });
   const { eager } = both(make);

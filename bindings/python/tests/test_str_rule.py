@@ -57,6 +57,9 @@ def test_text_is_text(cwd: Path) -> None:
     assert sandgate.Policy(Path("policy.yaml")).ok  # a Path: always a file
     assert sandgate.Policy.load("policy.yaml").ok
     assert sandgate.Org('{"gpu_allowed": true}').ok
+    # A carriage return is a line break too: text, even when it ends in .yaml.
+    cr = sandgate.Policy("constraints: {}\r# see policy.yaml")
+    assert not cr.loaded and cr.errors[0].source is not None and cr.errors[0].source.file == "<policy>"
 
 
 def test_the_text_line_and_column_come_from_text(cwd: Path) -> None:
