@@ -172,6 +172,18 @@ def test_the_first_error_by_position_decides_and_all_are_attached() -> None:
     assert str(info.value).splitlines()[0] == str(first)
 
 
+def test_the_message_lists_twenty_errors_then_counts_the_rest() -> None:
+    # Warnings are not errors: neither listed nor attached.
+    r = sandgate.check({"resources": {"cpu": " 1 ", "memory": "1Gi"}, "tags": [1] * 25})
+    assert len(r.errors) == 25 and r.warnings
+    with pytest.raises(sandgate.SandgateError) as info:
+        r.raise_for_errors()
+    lines = str(info.value).splitlines()
+    assert lines[:20] == [str(d) for d in r.errors[:20]]
+    assert lines[20:] == ["… and 5 more errors"]
+    assert list(info.value.diagnostics) == r.errors
+
+
 def test_no_errors_no_raise() -> None:
     sandgate.check({"resources": RES}).raise_for_errors()
 

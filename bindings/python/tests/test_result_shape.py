@@ -69,3 +69,9 @@ def test_each_access_to_resolved_is_a_fresh_copy_and_to_dict_agrees_with_to_json
     d = r.to_dict()
     d["resolved"]["resources"]["requests"]["cpu"] = "998"
     assert r.to_dict()["resolved"] == json.loads(r.to_json())["resolved"]
+
+
+def test_a_result_that_is_not_a_check_has_an_empty_resolved() -> None:
+    for r in (sandgate.validate_policy({}), sandgate.check({"resources": {"cpu": "1"}}, policy="constraints: [\n")):
+        assert r.resolved == {} and isinstance(r.resolved, dict)
+        assert r.placement_mode is None and r.qos_class is None and r.runner is None
