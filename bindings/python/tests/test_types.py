@@ -134,3 +134,12 @@ def test_resolved_values_come_back_with_python_types() -> None:
     assert type(resolved["max_lifetime_seconds"]) is int
     assert type(resolved["tags"]) is list
     assert type(resolved["resources"]["requests"]["cpu"]) is str
+
+
+def test_an_int_past_int64_comes_back_in_resolved_with_its_exact_value() -> None:
+    # request_timeout_seconds is a float field: 10**30 is a timeout the engine accepts as it is.
+    for value in (10**30, 2**64 + 1):
+        r = sandgate.check({"resources": RES, "request_timeout_seconds": value})
+        assert r.ok, r.diagnostics
+        assert r.resolved["request_timeout_seconds"] == value
+        assert type(r.resolved["request_timeout_seconds"]) is int
