@@ -265,3 +265,18 @@ test('checkMany items may carry their own layers and options', async () => {
   await assert.rejects(checkMany([], { client: 'rust' }), TypeError);
   assert.deepEqual(await checkMany([]), []);
 });
+
+test("an item's own layers replace the shared ones, whatever kind of value either is", async () => {
+  // Class instances are walked, not sent as JSON text: the item's own defaults must still win.
+  class Defaults { constructor(image) { this.container_image = image; } }
+  const sandbox = { resources: { cpu: '1', memory: '1Gi' } };
+  for (const shared of [new Defaults('img:shared'), { container_image: 'img:shared' }]) {
+    const results = await checkMany([
+      { sandbox, defaults: new Defaults('img:own') },
+      { sandbox, defaults: { container_image: 'img:own' } },
+      { sandbox, overrides: new Defaults('img:over') },
+      { sandbox },
+    ], { defaults: shared });
+    assert.deepEqual(results.map((r) => r.resolved.container_image), ['img:own', 'img:own', 'img:over', 'img:shared']);
+  }
+});
