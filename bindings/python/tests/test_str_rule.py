@@ -72,6 +72,10 @@ def test_the_text_line_and_column_come_from_text(cwd: Path) -> None:
 
 
 def test_a_missing_file_says_how_to_pass_text(cwd: Path) -> None:
+    # The suffix in any case: a missing file, not a YAML string.
+    for name in ("missing.YAML", "missing.Yml", "missing.JSON"):
+        with pytest.raises(FileNotFoundError):
+            sandgate.Policy(name)
     with pytest.raises(FileNotFoundError, match="from_text"):
         sandgate.check({}, policy="missing.yaml")
     with pytest.raises(FileNotFoundError):
