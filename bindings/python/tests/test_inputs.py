@@ -141,6 +141,35 @@ def test_a_nested_dataclass_is_read_without_its_private_and_hidden_fields() -> N
     assert "SG_RESOURCE_VALUE_NONE" in [d.code for d in sandgate.check({"resources": {"cpu": "1", "memory": None}}).errors]
 
 
+def test_a_layer_dataclass_leaves_out_fields_at_their_default_factory_value() -> None:
+    # docs/python.md, Input kinds: a whole layer given as a dataclass leaves out the fields still
+    # at their declared default, a default_factory's value included.
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Layer:
+        annotations: dict[str, str] = dataclasses.field(default_factory=lambda: {"team": "platform"})
+        max_lifetime_seconds: int | None = None
+
+    r = sandgate.check({"resources": RES}, defaults=Layer(max_lifetime_seconds=600))
+    assert r.resolved["max_lifetime_seconds"] == 600
+    assert "annotations" not in r.resolved or r.resolved["annotations"] == {}
+    r = sandgate.check({"resources": RES}, defaults=Layer(annotations={"team": "ml"}))
+    assert r.resolved["annotations"] == {"team": "ml"}
+
+
+def test_an_option_object_whose_only_set_field_is_hidden_is_a_keyword_not_given() -> None:
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Opt:
+        cpu: str | None = None
+        memory: str | None = None
+        token: object = dataclasses.field(default=None, repr=False)
+
+    assert summary(sandgate.check({"resources": Opt(token="secret"), "tags": ["a"]})) == summary(sandgate.check({"tags": ["a"]}))
+
+
 def test_sdk_resource_options() -> None:
     ro = ResourceOptions(requests={"cpu": "1", "memory": "1Gi"}, limits={"cpu": "2", "memory": "2Gi"})
     r = same_as_dict({"resources": ro}, {"resources": {"requests": ro.requests, "limits": ro.limits}})
