@@ -122,6 +122,11 @@ def test_wrong_kinds_raise_a_clear_type_error(call: Any, match: str) -> None:
 def test_none_means_not_given() -> None:
     assert sandgate.exception_for("INVALID_ARGUMENT", None, None) == sandgate.exception_for("INVALID_ARGUMENT")
     assert sandgate.exception_for("INVALID_ARGUMENT", None, None, None) == sandgate.exception_for("INVALID_ARGUMENT")
+    # domain=None is cwsandbox.com, where reasons count (another domain's reason does not).
+    reason = "CWSANDBOX_RUNNER_UNAVAILABLE"
+    assert sandgate.exception_for("NOT_FOUND", reason, None) == sandgate.exception_for("NOT_FOUND", reason)
+    assert sandgate.exception_for("NOT_FOUND", reason, None).python == "SandboxUnavailableError"
+    assert sandgate.exception_for("NOT_FOUND", reason, "example.com").python == "SandboxNotFoundError"
     assert sandgate.is_spill_eligible("RESOURCE_EXHAUSTED", "CWSANDBOX_RUNNER_CAPACITY_EXHAUSTED", None)
     assert sandgate.exception_ancestors("SandboxError", None) == sandgate.exception_ancestors("SandboxError")
     assert sandgate.check({}, policy=None, runners=None, org=None, defaults=None, overrides=None).ok
