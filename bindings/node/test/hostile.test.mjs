@@ -79,6 +79,8 @@ test('undefined elements and holes stay in place as null, as JSON.stringify writ
     const r = check({ ...base, tags });
     assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.path]), [['SG_TYPE_MISMATCH', '/tags/1']]);
   }
+  // A value that is dropped keeps its index too.
+  expectDiag(check({ ...base, tags: ['a', 'b', () => 1] }), 'SG_VALUE_UNSUPPORTED', '/tags/2');
 });
 
 test('cycles are reported at the reference that closes them', () => {
