@@ -160,6 +160,29 @@ TEST_F(Sarif, properties_name_reason_and_grpc_code_only_when_the_code_has_them) 
   EXPECT_EQ(str(member(*run, "columnKind")), "unicodeCodePoints");
 }
 
+// Standard input ("<stdin>" as the CLI names it) and a binding's text labels ("<sandbox>") are not
+// files: `<` and `>` may not be in a URI, so there is no physicalLocation, only the logical one.
+TEST(SarifLabels, standard_input_and_text_labels_get_no_uri) {
+  for (const char* name : {"<stdin>", "<sandbox>", "-"}) {
+    Diagnostic d = make(Code::RESOURCE_ABOVE_MAX, Severity::error, "sandbox", "/resources/cpu", "cpu 4 is above 2");
+    d.source = SourceLocation{name, 1, 12};
+    Related rel;
+    rel.input = "policy";
+    rel.source = SourceLocation{"<policy>", 2, 5};
+    d.related.push_back(rel);
+    std::vector<Report> reports;
+    reports.push_back(Report{name, "check", Result::from_diagnostics({d})});
+    rapidjson::Document doc;
+    doc.Parse(render_sarif(reports).c_str());
+    ASSERT_FALSE(doc.HasParseError()) << name;
+    const auto& result = member(member(doc, "runs")[0], "results")[0];
+    const auto& loc = member(result, "locations")[0];
+    EXPECT_FALSE(loc.HasMember("physicalLocation")) << name;
+    EXPECT_EQ(str(member(member(loc, "logicalLocations")[0], "fullyQualifiedName")), "sandbox:/resources/cpu");
+    EXPECT_FALSE(member(result, "relatedLocations")[0].HasMember("physicalLocation")) << name;
+  }
+}
+
 }  // namespace
 
 namespace {

@@ -8,6 +8,14 @@ namespace sandgate {
 
 namespace {
 
+// Whether a source's name is a file a URI can point at: not standard input ("-", shown as
+// "<stdin>") nor a label for text a binding was given ("<sandbox>", "<records>"); `<` and `>` may
+// not appear in a URI (RFC 3986), which SARIF's artifactLocation.uri must be.
+bool names_a_file(const std::string& name) {
+  if (name.empty() || name == "-") return false;
+  return !(name.front() == '<' && name.back() == '>');
+}
+
 std::string_view level(Severity s) {
   switch (s) {
     case Severity::error: return "error";
@@ -122,7 +130,7 @@ std::string render_sarif(const std::vector<Report>& reports) {
                w.StartArray();
                w.StartObject();
                std::string file = d.source ? d.source->file : rep.file;
-               if (!file.empty() && file != "-") {
+               if (names_a_file(file)) {
                  w.Key("physicalLocation");
                  w.StartObject();
                  w.Key("artifactLocation");
@@ -161,7 +169,7 @@ std::string render_sarif(const std::vector<Report>& reports) {
                    w.StartObject();
                    w.Key("id");
                    w.Int(id++);
-                   if (r.source && !r.source->file.empty() && r.source->file != "-") {
+                   if (r.source && names_a_file(r.source->file)) {
                      w.Key("physicalLocation");
                      w.StartObject();
                      w.Key("artifactLocation");
