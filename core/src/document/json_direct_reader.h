@@ -274,6 +274,15 @@ class JsonDirectReader {
     return true;
   }
 
+  static bool exponent_above(const char* from, const char* to, int limit) {
+    int v = 0;
+    for (const char* q = from; q != to; ++q) {
+      v = v * 10 + (*q - '0');
+      if (v > limit) return true;
+    }
+    return false;
+  }
+
   bool digits() {
     const char* start = p_;
     while (p_ != end_ && *p_ >= '0' && *p_ <= '9') ++p_;
@@ -300,9 +309,15 @@ class JsonDirectReader {
     }
     if (p_ != end_ && (*p_ == 'e' || *p_ == 'E')) {
       ++p_;
+      const bool negative_exponent = p_ != end_ && *p_ == '-';
       if (p_ != end_ && (*p_ == '+' || *p_ == '-')) ++p_;
+      const char* exponent = p_;
       if (!digits()) return false;
       whole = false;
+      // RapidJSON refuses a positive exponent past 308 by its digits alone, whatever the
+      // significand (0E400 too, which is 0): such a number is left to it, so that both readers
+      // answer alike.
+      if (!negative_exponent && exponent_above(exponent, p_, 308)) return false;
     }
     if (numbers_ == Numbers::literal) {
       // As the loader, which keeps the literal (exact past int64); what RapidJSON refuses as past
