@@ -253,11 +253,16 @@ class Reader {
     if (out.find('\0') != std::string::npos) {
       report(Code::NUL_BYTE, "the string contains a NUL character", "remove it; C and many tools cut the text there");
     }
-    // V8 writes U+FFFD for an unpaired surrogate; look at the UTF-16 only when one may be there.
-    if (out.find("\xEF\xBF\xBD") != std::string::npos && has_lone_surrogate(v)) {
+    if (lone_surrogate(v, out)) {
       report(Code::INVALID_UTF8, "the string holds an unpaired UTF-16 surrogate, which is not Unicode text",
              "the server receives U+FFFD in its place; fix the string");
     }
+  }
+
+  // Whether the string `v`, read as `utf8`, holds an unpaired surrogate. V8 writes U+FFFD for one,
+  // so the UTF-16 is looked at only when that character is there.
+  bool lone_surrogate(napi_value v, const std::string& utf8) {
+    return utf8.find("\xEF\xBF\xBD") != std::string::npos && has_lone_surrogate(v);
   }
 
   bool has_lone_surrogate(napi_value v) {
@@ -460,7 +465,7 @@ class Reader {
       if (!add_bytes(name.size())) return too_large();
       // A key with an unpaired surrogate has no UTF-8 form, so no pointer of its own: it is
       // reported at its object and its member is left out, as the text loaders and Python do.
-      if (name.find("\xEF\xBF\xBD") != std::string::npos && has_lone_surrogate(key)) {
+      if (lone_surrogate(key, name)) {
         report(Code::INVALID_UTF8, "a key holds an unpaired UTF-16 surrogate, which is not Unicode text",
                "fix the key");
         continue;
