@@ -132,40 +132,33 @@ def test_a_mapping_whose_getter_raises() -> None:
     assert "RuntimeError: getter exploded" in d.message
 
 
+class _ItemsMapping(Mapping[str, Any]):
+    """A Mapping whose items() gives what it is told, whatever its keys say."""
+
+    def __init__(self, items: list[tuple[Any, ...]]) -> None:
+        self._items = items
+
+    def __getitem__(self, key: str) -> Any:
+        return "1"
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(["a"])
+
+    def __len__(self) -> int:
+        return 1
+
+    def items(self) -> Any:
+        return iter(self._items)
+
+
 def test_a_mapping_whose_items_are_not_pairs() -> None:
-    class Odd(Mapping[str, Any]):
-        def __getitem__(self, key: str) -> Any:
-            return "1"
-
-        def __iter__(self) -> Iterator[str]:
-            return iter(["a"])
-
-        def __len__(self) -> int:
-            return 1
-
-        def items(self) -> Any:
-            return iter([("a", "1", "extra")])
-
-    r = sandgate.check({"resources": RES, "annotations": Odd()})
+    r = sandgate.check({"resources": RES, "annotations": _ItemsMapping([("a", "1", "extra")])})
     assert errors(r) == [("SG_VALUE_READ_FAILED", "/annotations")]
     assert "not a (key, value) pair" in r.errors[0].message
 
 
 def test_a_mapping_whose_items_give_a_key_twice() -> None:
-    class Twice(Mapping[str, Any]):
-        def __getitem__(self, key: str) -> Any:
-            return "1"
-
-        def __iter__(self) -> Iterator[str]:
-            return iter(["a"])
-
-        def __len__(self) -> int:
-            return 1
-
-        def items(self) -> Any:
-            return iter([("a", "1"), ("b", "2"), ("a", "3")])
-
-    r = sandgate.check({"resources": RES, "annotations": Twice()})
+    r = sandgate.check({"resources": RES, "annotations": _ItemsMapping([("a", "1"), ("b", "2"), ("a", "3")])})
     assert errors(r) == [("SG_DUPLICATE_KEY", "/annotations/a")]
 
 
