@@ -1,12 +1,12 @@
 // Node tree helpers: lookup, display, JSON Pointer.
 #include <charconv>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <utility>
 
 #include "sandgate/node.h"
 #include "util/integer_literal.h"
+#include "util/text.h"
 
 namespace sandgate {
 
@@ -31,33 +31,6 @@ const Member* Node::find_member(std::string_view key) const {
   return nullptr;
 }
 
-namespace {
-
-std::string quote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-  return out;
-}
-
-}  // namespace
-
 std::string Node::display() const {
   constexpr std::size_t k_max = 80;
   switch (kind) {
@@ -74,11 +47,11 @@ std::string Node::display() const {
       return shown;
     }
     case NodeKind::string: {
-      if (text.size() <= k_max) return quote(text);
+      if (text.size() <= k_max) return quoted(text);
       // Cut on a character boundary: a split UTF-8 sequence would make the message invalid text.
       std::size_t cut = k_max;
       while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-      return quote(std::string_view(text).substr(0, cut)) + "…";
+      return quoted(std::string_view(text).substr(0, cut)) + "…";
     }
     case NodeKind::array: return "a list of " + std::to_string(items.size());
     case NodeKind::object: return "an object";
