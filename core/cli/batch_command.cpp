@@ -35,18 +35,18 @@ std::string json_line(const RequestRecord& rec, const stream::ResultView& v) {
   w.Uint64(rec.index);
   w.Key("id");
   if (rec.id) {
-    stream::put(w, *rec.id);
+    write_string(w, *rec.id);
   } else {
     w.Null();
   }
   w.Key("ok");
   w.Bool(v.ok);
   w.Key("placement_mode");
-  stream::put_or_null(w, v.placement_mode);
+  write_string_or_null(w, v.placement_mode);
   w.Key("qos_class");
-  stream::put_or_null(w, v.qos_class);
+  write_string_or_null(w, v.qos_class);
   w.Key("runner");
-  stream::put_or_null(w, v.runner);
+  write_string_or_null(w, v.runner);
   w.Key("errors");
   w.StartArray();
   for (const auto& e : v.errors) stream::put_error(w, e);

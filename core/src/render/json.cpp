@@ -45,9 +45,9 @@ std::string render_json(const std::vector<Report>& reports) {
            for (const auto& rep : reports) {
              w.StartObject();
              w.Key("file");
-             render::write_string(w, rep.file);
+             write_string(w, rep.file);
              w.Key("command");
-             render::write_string(w, rep.command);
+             write_string(w, rep.command);
              render::write_result_members(w, rep.result);
              w.EndObject();
            }

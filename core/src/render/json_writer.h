@@ -16,20 +16,6 @@ namespace sandgate::render {
 
 using sandgate::integer_literal_decimal;  // util/integer_literal.h
 
-template <typename W>
-void write_string(W& w, std::string_view s) {
-  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-}
-
-template <typename W>
-void write_string_or_null(W& w, std::string_view s) {
-  if (s.empty()) {
-    w.Null();
-  } else {
-    write_string(w, s);
-  }
-}
-
 // A finite double as JSON that a YAML 1.1 reader (PyYAML, sandgate's own) also reads as a float:
 // its exponent signed and its mantissa with a point. RapidJSON writes `8.8e66` and `1e100`, valid
 // JSON but strings in YAML 1.1, whose floats are `1.0e+100` (fuzz_sandbox: a timeout of 8.8e66,

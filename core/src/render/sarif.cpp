@@ -53,7 +53,7 @@ std::string render_sarif(const std::vector<Report>& reports) {
   for (auto& [code, idx] : rule_index) idx = next++;
 
   return render::write_json(true, [&](auto& w) {
-           using render::write_string;
+           using sandgate::write_string;
            w.StartObject();
            w.Key("$schema");
            w.String("https://json.schemastore.org/sarif-2.1.0.json");

@@ -8,9 +8,6 @@
 namespace sandgate {
 namespace {
 
-using stream::put;
-using stream::put_or_null;
-
 std::string where(const std::optional<SourceLocation>& s) {
   if (!s) return {};
   return s->file + ":" + std::to_string(s->line);
@@ -36,7 +33,7 @@ void put_change_ref(W& w, const std::vector<StaticChange>& changes, const std::v
     w.Key("change");
     w.Uint64(i);
     w.Key("field");
-    put(w, i < changes.size() ? changes[i].field : std::string());
+    write_string(w, i < changes.size() ? changes[i].field : std::string());
     w.EndObject();
   }
   w.EndArray();
@@ -167,9 +164,9 @@ std::string diff_json_head(const PolicyDiff& d) {
     w.Key("version");
     w.String(SANDGATE_VERSION);
     w.Key("old");
-    put(w, d.old_file);
+    write_string(w, d.old_file);
     w.Key("new");
-    put(w, d.new_file);
+    write_string(w, d.new_file);
     w.Key("old_errors");
     w.StartArray();
     for (const auto& e : d.old_errors) stream::put_error(w, e);
@@ -183,26 +180,26 @@ std::string diff_json_head(const PolicyDiff& d) {
     for (const auto& c : d.static_changes) {
       w.StartObject();
       w.Key("field");
-      put(w, c.field);
+      write_string(w, c.field);
       w.Key("pointer");
-      put(w, c.pointer);
+      write_string(w, c.pointer);
       w.Key("kind");
-      put(w, to_string(c.kind));
+      write_string(w, to_string(c.kind));
       w.Key("old");
       put_value(w, c.old_value);
       w.Key("new");
       put_value(w, c.new_value);
       w.Key("old_source");
-      put_or_null(w, where(c.old_source));
+      write_string_or_null(w, where(c.old_source));
       w.Key("new_source");
-      put_or_null(w, where(c.new_source));
+      write_string_or_null(w, where(c.new_source));
       w.EndObject();
     }
     w.EndArray();
     w.Key("replayed");
     w.Bool(d.replayed);
     w.Key("requests");
-    put_or_null(w, d.requests);
+    write_string_or_null(w, d.requests);
     w.Key("records");
     w.StartArray();
     w.EndArray();
@@ -222,10 +219,10 @@ std::string record_diff_to_json(const RecordDiff& r, const std::vector<StaticCha
     w.Uint64(r.index);
     if (r.id) {
       w.Key("id");
-      put(w, *r.id);
+      write_string(w, *r.id);
     }
     w.Key("class");
-    put(w, to_string(r.cls));
+    write_string(w, to_string(r.cls));
     if (!r.errors.empty()) {
       w.Key("errors");
       w.StartArray();
@@ -235,7 +232,7 @@ std::string record_diff_to_json(const RecordDiff& r, const std::vector<StaticCha
     if (r.cls == DiffClass::newly_accepted || r.cls == DiffClass::rejection_changed) {
       w.Key("old_codes");
       w.StartArray();
-      for (const auto& c : r.old_codes) put(w, c);
+      for (const auto& c : r.old_codes) write_string(w, c);
       w.EndArray();
     }
     if (!r.changes.empty()) {
@@ -244,7 +241,7 @@ std::string record_diff_to_json(const RecordDiff& r, const std::vector<StaticCha
       for (const auto& c : r.changes) {
         w.StartObject();
         w.Key("pointer");
-        put(w, c.pointer);
+        write_string(w, c.pointer);
         w.Key("old");
         put_value(w, c.old_value);
         w.Key("new");
@@ -267,7 +264,7 @@ std::string diff_json_tail(const PolicyDiff& d) {
     w.Key("counts");
     w.StartObject();
     for (std::size_t i = 0; i < k_diff_classes; ++i) {
-      put(w, to_string(static_cast<DiffClass>(i)));
+      write_string(w, to_string(static_cast<DiffClass>(i)));
       w.Uint64(d.summary.counts[i]);
     }
     w.EndObject();
@@ -276,7 +273,7 @@ std::string diff_json_tail(const PolicyDiff& d) {
     for (const auto& g : d.summary.newly_rejected_by_code) {
       w.StartObject();
       w.Key("code");
-      put(w, g.key);
+      write_string(w, g.key);
       w.Key("count");
       w.Uint64(g.count);
       w.Key("caused_by");
@@ -293,7 +290,7 @@ std::string diff_json_tail(const PolicyDiff& d) {
     for (const auto& g : d.summary.resolution_changed_by_pointer) {
       w.StartObject();
       w.Key("pointer");
-      put(w, g.key);
+      write_string(w, g.key);
       w.Key("count");
       w.Uint64(g.count);
       w.Key("examples");
@@ -304,7 +301,7 @@ std::string diff_json_tail(const PolicyDiff& d) {
     }
     w.EndArray();
     w.Key("error");
-    put_or_null(w, d.error);
+    write_string_or_null(w, d.error);
     w.Key("ok");
     w.Bool(d.ok());
     w.EndObject();

@@ -12,20 +12,6 @@
 namespace sandgate::stream {
 
 template <typename W>
-void put(W& w, std::string_view s) {
-  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-}
-
-template <typename W>
-void put_or_null(W& w, std::string_view s) {
-  if (s.empty()) {
-    w.Null();
-  } else {
-    put(w, s);
-  }
-}
-
-template <typename W>
 void put_node(W& w, const Node& n) {
   std::string json = node_to_json(n);
   w.RawValue(json.data(), json.size(), rapidjson::kObjectType);
@@ -38,18 +24,18 @@ void put_error(W& w, const Diagnostic& d) {
   const CodeInfo& info = d.info();
   w.StartObject();
   w.Key("rule");
-  put(w, info.rule);
+  write_string(w, info.rule);
   w.Key("code");
-  put(w, info.name);
+  write_string(w, info.name);
   w.Key("input");
-  put_or_null(w, d.input);
+  write_string_or_null(w, d.input);
   w.Key("path");
-  put(w, d.path);
+  write_string(w, d.path);
   w.Key("source");
   if (d.source) {
     w.StartObject();
     w.Key("file");
-    put(w, d.source->file);
+    write_string(w, d.source->file);
     w.Key("line");
     w.Int(d.source->line);
     w.Key("column");
@@ -59,11 +45,11 @@ void put_error(W& w, const Diagnostic& d) {
     w.Null();
   }
   w.Key("message");
-  put(w, d.message);
+  write_string(w, d.message);
   w.Key("python_exception");
-  put_or_null(w, info.python_exception);
+  write_string_or_null(w, info.python_exception);
   w.Key("js_exception");
-  put_or_null(w, info.js_exception);
+  write_string_or_null(w, info.js_exception);
   w.EndObject();
 }
 

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 
 #include "util/rapidjson.h"
 
@@ -217,5 +218,21 @@ template <typename OS>
 using JsonWriter = FastStringWriter<rapidjson::Writer<OS>, false>;
 template <typename OS>
 using PrettyJsonWriter = FastStringWriter<rapidjson::PrettyWriter<OS>, true>;
+
+// A string value written in one go, whatever the writer; an empty one as null where a field's
+// "not given" is the empty string.
+template <typename W>
+void write_string(W& w, std::string_view s) {
+  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+
+template <typename W>
+void write_string_or_null(W& w, std::string_view s) {
+  if (s.empty()) {
+    w.Null();
+  } else {
+    write_string(w, s);
+  }
+}
 
 }  // namespace sandgate
