@@ -41,6 +41,43 @@ std::string to_uri(std::string_view file) {
   return out;
 }
 
+// The members of a SARIF location: a physicalLocation when `file` names one (with a region when
+// the line is known) and always the logicalLocation `input:path`. A result's location and its
+// relatedLocations share them; the caller adds the id or message around them.
+template <typename W>
+void write_location_members(W& w, const std::string& file, const std::optional<SourceLocation>& source,
+                            const std::string& input, const std::string& path) {
+  using sandgate::write_string;
+  if (names_a_file(file)) {
+    w.Key("physicalLocation");
+    w.StartObject();
+    w.Key("artifactLocation");
+    w.StartObject();
+    w.Key("uri");
+    write_string(w, to_uri(file));
+    w.EndObject();
+    if (source && source->line > 0) {
+      w.Key("region");
+      w.StartObject();
+      w.Key("startLine");
+      w.Int(source->line);
+      w.Key("startColumn");
+      w.Int(source->column);
+      w.EndObject();
+    }
+    w.EndObject();
+  }
+  w.Key("logicalLocations");
+  w.StartArray();
+  w.StartObject();
+  w.Key("fullyQualifiedName");
+  write_string(w, (input.empty() ? std::string() : input + ":") + (path.empty() ? "/" : path));
+  w.Key("kind");
+  w.String("member");
+  w.EndObject();
+  w.EndArray();
+}
+
 }  // namespace
 
 std::string render_sarif(const std::vector<Report>& reports) {
@@ -129,35 +166,7 @@ std::string render_sarif(const std::vector<Report>& reports) {
                w.Key("locations");
                w.StartArray();
                w.StartObject();
-               std::string file = d.source ? d.source->file : rep.file;
-               if (names_a_file(file)) {
-                 w.Key("physicalLocation");
-                 w.StartObject();
-                 w.Key("artifactLocation");
-                 w.StartObject();
-                 w.Key("uri");
-                 write_string(w, to_uri(file));
-                 w.EndObject();
-                 if (d.source && d.source->line > 0) {
-                   w.Key("region");
-                   w.StartObject();
-                   w.Key("startLine");
-                   w.Int(d.source->line);
-                   w.Key("startColumn");
-                   w.Int(d.source->column);
-                   w.EndObject();
-                 }
-                 w.EndObject();
-               }
-               w.Key("logicalLocations");
-               w.StartArray();
-               w.StartObject();
-               w.Key("fullyQualifiedName");
-               write_string(w, (d.input.empty() ? std::string() : d.input + ":") + (d.path.empty() ? "/" : d.path));
-               w.Key("kind");
-               w.String("member");
-               w.EndObject();
-               w.EndArray();
+               write_location_members(w, d.source ? d.source->file : rep.file, d.source, d.input, d.path);
                w.EndObject();
                w.EndArray();  // locations
                if (!d.related.empty()) {
@@ -169,34 +178,7 @@ std::string render_sarif(const std::vector<Report>& reports) {
                    w.StartObject();
                    w.Key("id");
                    w.Int(id++);
-                   if (r.source && names_a_file(r.source->file)) {
-                     w.Key("physicalLocation");
-                     w.StartObject();
-                     w.Key("artifactLocation");
-                     w.StartObject();
-                     w.Key("uri");
-                     write_string(w, to_uri(r.source->file));
-                     w.EndObject();
-                     if (r.source->line > 0) {
-                       w.Key("region");
-                       w.StartObject();
-                       w.Key("startLine");
-                       w.Int(r.source->line);
-                       w.Key("startColumn");
-                       w.Int(r.source->column);
-                       w.EndObject();
-                     }
-                     w.EndObject();
-                   }
-                   w.Key("logicalLocations");
-                   w.StartArray();
-                   w.StartObject();
-                   w.Key("fullyQualifiedName");
-                   write_string(w, (r.input.empty() ? std::string() : r.input + ":") + (r.path.empty() ? "/" : r.path));
-                   w.Key("kind");
-                   w.String("member");
-                   w.EndObject();
-                   w.EndArray();
+                   write_location_members(w, r.source ? r.source->file : std::string(), r.source, r.input, r.path);
                    w.Key("message");
                    w.StartObject();
                    w.Key("text");
