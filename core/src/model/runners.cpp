@@ -162,14 +162,21 @@ struct RunnersBuilder {
   }
 };
 
-RunnersLoad Runners::parse(std::string_view text, Format format, std::string file, const Limits& limits) {
-  Document doc = load_document(text, format, file, "runners", limits);
+// Text that does not load answers with its load diagnostics alone; text that does is built as a
+// binding's value is, after the problems its loader read past.
+template <typename Load, typename Builder>
+Load load_then_build(std::string_view text, Format format, std::string file, const char* input, const Limits& limits) {
+  Document doc = load_document(text, format, file, input, limits);
   if (!doc.loaded) {
-    RunnersLoad out;
+    Load out;
     out.diagnostics = std::move(doc.diagnostics);
     return out;
   }
-  return RunnersBuilder::build(std::move(doc.root), std::move(file), std::move(doc.diagnostics));
+  return Builder::build(std::move(doc.root), std::move(file), std::move(doc.diagnostics));
+}
+
+RunnersLoad Runners::parse(std::string_view text, Format format, std::string file, const Limits& limits) {
+  return load_then_build<RunnersLoad, RunnersBuilder>(text, format, std::move(file), "runners", limits);
 }
 
 RunnersLoad Runners::from_node(Node root, std::string file) {
@@ -205,13 +212,7 @@ struct OrgBuilder {
 };
 
 OrgLoad Org::parse(std::string_view text, Format format, std::string file, const Limits& limits) {
-  Document doc = load_document(text, format, file, "org", limits);
-  if (!doc.loaded) {
-    OrgLoad out;
-    out.diagnostics = std::move(doc.diagnostics);
-    return out;
-  }
-  return OrgBuilder::build(std::move(doc.root), std::move(file), std::move(doc.diagnostics));
+  return load_then_build<OrgLoad, OrgBuilder>(text, format, std::move(file), "org", limits);
 }
 
 OrgLoad Org::from_node(Node root, std::string file) {
