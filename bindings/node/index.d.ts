@@ -324,10 +324,10 @@ export interface RecordError {
   path: string;
   source: SourceLocation | null;
   message: string;
+  /** what would be accepted, as the diagnostic's `hint`; on `old_errors` and `new_errors` Node adds to it when a policy given as a string was read as text whose document is a bare string (it was not taken for a path: docs/node.md, Input kinds) */
+  hint: string | null;
   python_exception: string | null;
   js_exception: JsExceptionName | null;
-  /** Node only, on `old_errors` and `new_errors`: a policy given as a string read as text whose document is a bare string says it was not taken for a path (docs/node.md, Input kinds). */
-  hint?: string;
 }
 
 /** A static change a newly rejected record is attributed to (an index into static_changes). */

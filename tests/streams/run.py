@@ -238,6 +238,18 @@ class BatchCheck(unittest.TestCase):
         self.assertEqual(status, 0, err)
         self.assertEqual(len(lines_of(out)), 3)
 
+    def test_an_error_says_what_would_be_accepted(self):
+        status, out, err, _ = run(["check", "--requests", REQUESTS, "--policy", POLICY_V2, "--runners", RUNNERS])
+        self.assertEqual(status, 1, err)
+        first = lines_of(out)[0]["errors"][0]
+        self.assertEqual(list(first), ["rule", "code", "input", "path", "source", "message", "hint", "python_exception",
+                                       "js_exception"])
+        self.assertEqual((first["code"], first["hint"]), ("SG_RESOURCE_ABOVE_MAX", "request at most 4"))
+        # An unreadable record's error has nothing to add: null, not absent.
+        unreadable = [r for r in lines_of(out) if r["errors"] and r["errors"][0]["code"] == "SG_SYNTAX"]
+        self.assertTrue(unreadable)
+        self.assertIsNone(unreadable[0]["errors"][0]["hint"])
+
     def test_usage_errors_are_exit_2(self):
         self.assertEqual(run(["check", "--policy", POLICY_V1])[0], 2)
         self.assertEqual(run(["check", "x.yaml", "--requests", REQUESTS])[0], 2)
@@ -262,6 +274,7 @@ class PolicyDiff(unittest.TestCase):
         for r in doc["records"]:
             if r["class"] == "newly_rejected":
                 self.assertTrue(r["caused_by"], r)
+                self.assertTrue(all(e["hint"] for e in r["errors"]), r)  # each says what NEW accepts
         self.assertEqual(json.loads(out), json.loads(self.diff("--format", "json", "--jobs", "1")[1]))
 
     def test_markdown_is_a_summary(self):

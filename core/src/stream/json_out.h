@@ -17,8 +17,9 @@ void put_node(W& w, const Node& n) {
   w.RawValue(json.data(), json.size(), rapidjson::kObjectType);
 }
 
-// {rule, code, input, path, source, message, python_exception, js_exception}: SPEC §10.2's
-// fields, plus which input and where, so a record's error can be found without the full result.
+// {rule, code, input, path, source, message, hint, python_exception, js_exception}: SPEC §10.2's
+// fields, plus which input and where, so a record's error can be found without the full result,
+// and what would be accepted (SPEC §3's hint), so it can be fixed from the stream's answer alone.
 template <typename W>
 void put_error(W& w, const Diagnostic& d) {
   const CodeInfo& info = d.info();
@@ -46,6 +47,8 @@ void put_error(W& w, const Diagnostic& d) {
   }
   w.Key("message");
   write_string(w, d.message);
+  w.Key("hint");
+  write_string_or_null(w, d.hint);
   w.Key("python_exception");
   write_string_or_null(w, info.python_exception);
   w.Key("js_exception");
