@@ -549,7 +549,8 @@ class Checker {
       const end = Math.min(start + BATCH, items.length);
       for (let i = start; i < end; i++) batch.push(this.#item(items[i], defaults, overrides, shared, i));
       const text = batchText(batch, this.#context);
-      const checked = text === undefined ? native.checkBatch(batch) : native.checkTexts(this.#context, text, batch.length);
+      const checked = text === undefined ? native.checkBatch(batch)
+        : native.checkTexts(this.#context, text, batch.length, batch[0][7] === undefined ? 0 : start + 1);
       pending.push(checked.then((results) => {
         for (let k = 0; k < results.length; k++) {
           // null: the core refused a layer's JSON text on the worker (src/check_many.cc); the
@@ -608,17 +609,26 @@ class Checker {
   }
 }
 
-// A checkBatch batch as checkTexts takes it, when every item is a sandbox checked with `context`
-// and each of its layers is absent or given as its JSON text (lib/plain_json.js): three segments
-// an item (defaults, sandbox, overrides; an absent layer empty) joined by newlines, which
+// A checkBatch batch as checkTexts takes it, when every item is checked with `context` and each of
+// its layers is absent or given as its JSON text (lib/plain_json.js), and either every item is a
+// sandbox or every item is a string (a record's text, SPEC §10.1): three segments an item
+// (defaults, sandbox or record, overrides; an absent layer empty) joined by newlines, which
 // JSON.stringify never writes. One string then crosses into the addon for the batch instead of
-// an array and a string per item (src/check_many.cc). undefined for any other batch.
+// an array and a string per item (src/check_many.cc). A record's text goes as it is, so a record
+// with a newline, or with a lone surrogate (which checkBatch names: UTF-8 cannot carry it), sends
+// its batch by checkBatch. undefined for any other batch.
 function batchText(batch, context) {
+  const records = batch[0][7] !== undefined;
   const segments = [];
-  for (const [c, , d, o, sj, dj, oj, record] of batch) {
-    if (c !== context || sj === undefined || record !== undefined || (d != null && dj === undefined) ||
-      (o != null && oj === undefined)) return undefined;
-    segments.push(dj ?? '', sj, oj ?? '');
+  for (const [c, s, d, o, sj, dj, oj, record] of batch) {
+    if (c !== context || (d != null && dj === undefined) || (o != null && oj === undefined)) return undefined;
+    if (records) {
+      if (record === undefined || s.includes('\n') || !s.isWellFormed()) return undefined;
+      segments.push(dj ?? '', s, oj ?? '');
+    } else {
+      if (sj === undefined || record !== undefined) return undefined;
+      segments.push(dj ?? '', sj, oj ?? '');
+    }
   }
   return segments.join('\n');
 }

@@ -8,6 +8,7 @@
 // batch of plain items as one text (index.js, batchText).
 #include "check_many.h"
 
+#include <cstdint>
 #include <cstring>
 #include <memory>
 
@@ -216,18 +217,28 @@ Napi::Value check_batch(const Napi::CallbackInfo& info) {
   return p;
 }
 
-// checkTexts(context, text, count) → what checkBatch answers for `count` items that are each a plain
-// sandbox checked with `context`, every layer given as its JSON text (lib/plain_json.js): `text`
-// holds three segments an item, defaults, sandbox and overrides, an absent layer empty, joined by
-// newlines (JSON.stringify writes none). One string crosses over for the batch: checkBatch's
-// nine reads of each item's array and a string each cost the main thread, which caps checkMany's
-// rate, 11,000 instructions an item. The text is read in one pass into a block the worker keeps,
-// and each segment ends with a NUL where its newline was, so that the core parses it in place.
+// checkTexts(context, text, count, firstRecord) → what checkBatch answers for `count` items checked
+// with `context`, every layer given as text: `text` holds three segments an item, defaults, sandbox
+// and overrides, an absent layer empty, joined by newlines. With `firstRecord` 0 each item is a
+// plain sandbox and its segments are JSON texts (lib/plain_json.js; JSON.stringify writes no
+// newline); with `firstRecord` n ≥ 1 each item is a string item, its middle segment a record's
+// text (the n-th, n+1-th, … item of the call; index.js sends none with a newline or a lone
+// surrogate). One string crosses over for the batch: checkBatch's nine reads of each item's array
+// and a string each cost the main thread, which caps checkMany's rate, 11,000 instructions an item.
+// The text is read in one pass into a block the worker keeps, and each segment ends with a NUL
+// where its newline was, so that the core parses it in place.
 Napi::Value check_texts(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (!info[1].IsString() || !info[2].IsNumber()) throw Napi::TypeError::New(env, "checkTexts(context, text, count)");
+  if (!info[1].IsString() || !info[2].IsNumber() || !info[3].IsNumber()) {
+    throw Napi::TypeError::New(env, "checkTexts(context, text, count, firstRecord)");
+  }
   std::shared_ptr<const CheckContext> context = unwrap_context(env, info[0]);
   const double count = info[2].As<Napi::Number>().DoubleValue();
+  const double first_record = info[3].As<Napi::Number>().DoubleValue();
+  if (!(first_record >= 0 && first_record <= 9007199254740991.0) || first_record != static_cast<double>(static_cast<std::int64_t>(first_record))) {
+    throw Napi::TypeError::New(env, "checkTexts: firstRecord must be 0 or a record's 1-based position");
+  }
+  const bool records = first_record >= 1;
   std::size_t room = 0;
   if (!utf8_room(info[1], room)) throw Napi::Error::New(env);
   std::unique_ptr<char[]> text(new char[room]);
@@ -246,13 +257,23 @@ Napi::Value check_texts(const Napi::CallbackInfo& info) {
       j.context = context;
       j.head_only = true;  // every layer is text: index.js can check the item again
     }
-    if (stop > at) jobs.back().span[segment % 3] = {at, static_cast<std::size_t>(stop - at)};
+    const auto size_here = static_cast<std::size_t>(stop - at);
+    if (records && segment % 3 == 1) {
+      // As job_of reads a string item (an empty one is a blank record, answered as such).
+      sandgate::PendingRecord& p = jobs.back().record.emplace();
+      p.index = static_cast<std::size_t>(first_record) + jobs.size() - 1;
+      p.line = static_cast<int>(p.index);
+      p.text.assign(at, size_here);
+      p.bytes = size_here;
+    } else if (stop > at) {
+      jobs.back().span[segment % 3] = {at, size_here};
+    }
     if (stop == end) {
-      // Three segments an item, and a sandbox in each: anything else is a caller's bug, and a wrong
-      // split would check one item's layer as another's.
+      // Three segments an item, and a sandbox or record in each: anything else is a caller's bug,
+      // and a wrong split would check one item's layer as another's.
       bool whole = segment % 3 == 2 && static_cast<double>(jobs.size()) == count;
-      for (const Job& j : jobs) whole = whole && j.span[1].data;
-      if (!whole) throw Napi::TypeError::New(env, "checkTexts: the text must hold three segments for each of `count` items, the sandbox's never empty");
+      for (const Job& j : jobs) whole = whole && (records || j.span[1].data);
+      if (!whole) throw Napi::TypeError::New(env, "checkTexts: the text must hold three segments for each of `count` items, the sandbox's never empty (a record's may be)");
       break;
     }
     at = stop + 1;

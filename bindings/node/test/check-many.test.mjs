@@ -61,12 +61,71 @@ test('a batch of plain items crosses as one text, and a malformed one is refused
   const native = createRequire(import.meta.url)('../lib/native.js');
   const context = native.makeContext(undefined, undefined, undefined, 'typescript', '');
   const sandbox = JSON.stringify(spec(3));
-  const [ok] = await native.checkTexts(context, ['', sandbox, ''].join('\n'), 1);
+  const [ok] = await native.checkTexts(context, ['', sandbox, ''].join('\n'), 1, 0);
   assert.deepEqual({ ...(await new Checker().checkMany([spec(3)]))[0] }, { ...check(spec(3)) });
   assert.equal(typeof ok, 'string');
   for (const [text, count] of [[sandbox, 1], [`\n${sandbox}\n\n`, 1], [['', sandbox, ''].join('\n'), 2], ['\n\n', 1],
     [['', sandbox, '', '', '', ''].join('\n'), 2], [['', sandbox, ''].join('\n'), 0], [['', sandbox, ''].join('\n'), NaN]]) {
-    assert.throws(() => native.checkTexts(context, text, count), TypeError, JSON.stringify([text.length, count]));
+    assert.throws(() => native.checkTexts(context, text, count, 0), TypeError, JSON.stringify([text.length, count]));
   }
-  assert.throws(() => native.checkTexts({}, ['', sandbox, ''].join('\n'), 1), TypeError);
+  assert.throws(() => native.checkTexts({}, ['', sandbox, ''].join('\n'), 1, 0), TypeError);
+  for (const firstRecord of [undefined, -1, 0.5, NaN, 2 ** 53]) {
+    assert.throws(() => native.checkTexts(context, ['', sandbox, ''].join('\n'), 1, firstRecord), TypeError, String(firstRecord));
+  }
+});
+
+// String items (records' texts, SPEC §10.1) cross as one text too, each its batch's middle
+// segment; a record that text cannot carry (a newline, a lone surrogate) sends its batch the old
+// way. Both ways must answer alike, record for record.
+test('a batch of string items crosses as one text and answers as checkBatch does', async () => {
+  const native = createRequire(import.meta.url)('../lib/native.js');
+  const context = native.makeContext(undefined, undefined, undefined, 'python', '');
+  const records = [
+    JSON.stringify({ id: 'a', sandbox: spec(1), defaults: { max_lifetime_seconds: 9 } }),
+    JSON.stringify(spec(5)),
+    '',                                   // a blank record
+    '   ',
+    '{"container_image": "a\u0000b"}',   // a NUL by escape
+    '{"container_image": "é\u00e9", "tags": ["\u00ff"]}\r',
+    'container_image: python:3.11',       // YAML is not a record
+    '[1]',
+    '{"sandbox": 5}',
+    '{"id": 7, "sandbox": {}}',
+    `{"tags": [${'1,'.repeat(2000)}1]}`,
+  ];
+  const defaults = JSON.stringify({ max_lifetime_seconds: 77 });
+  for (const first of [1, 257]) {
+    const text = records.flatMap((r) => [defaults, r, '']).join('\n');
+    const asText = await native.checkTexts(context, text, records.length, first);
+    const asItems = await native.checkBatch(records.map((r, i) => [context, r, {}, undefined, undefined, defaults, undefined, first + i, true]));
+    assert.equal(asText.length, records.length);
+    asText.forEach((r, i) => assert.deepEqual(r, asItems[i], `record ${first + i}: ${records[i].slice(0, 40)}`));
+  }
+  // Through checkMany: the batch of plain records goes as text, one with a newline does not, and
+  // both answer as the items' own check would.
+  let texts = 0;
+  const checkTexts = native.checkTexts;
+  native.checkTexts = (...args) => {
+    texts++;
+    return checkTexts(...args);
+  };
+  try {
+    const checker = new Checker({ policy, client: 'python' });
+    const plain = await checker.checkMany(records);
+    assert.equal(texts, 1);
+    const multiline = await checker.checkMany([...records, JSON.stringify(spec(2), null, 1)]);
+    assert.equal(texts, 1, 'a record with a newline sends its batch by checkBatch');
+    const surrogate = await checker.checkMany([...records, '{"container_image": "\ud800"}']);
+    assert.equal(texts, 1, 'a record with a lone surrogate sends its batch by checkBatch');
+    assert.deepEqual(plain.map((r) => ({ ...r })), multiline.slice(0, records.length).map((r) => ({ ...r })));
+    assert.deepEqual(plain.map((r) => ({ ...r })), surrogate.slice(0, records.length).map((r) => ({ ...r })));
+    assert.equal(surrogate.at(-1).diagnostics[0].code, 'SG_INVALID_UTF8');
+    assert.deepEqual(plain[1].diagnostics.map((d) => d.code), checker.check(spec(5)).diagnostics.map((d) => d.code));
+    // Batches after the first keep their records' positions.
+    const many = await checker.checkMany(Array.from({ length: 600 }, (_, i) => (i === 599 ? '[1]' : JSON.stringify(spec(i)))));
+    assert.equal(texts, 1 + 3);
+    assert.deepEqual(many[599].diagnostics.map((d) => [d.code, d.source.line]), [['SG_NOT_AN_OBJECT', 600]]);
+  } finally {
+    native.checkTexts = checkTexts;
+  }
 });
