@@ -38,6 +38,8 @@ test('policies may be text or values; records an array of values', async () => {
   assert.deepEqual(d.counts, { newly_rejected: 1, newly_accepted: 0, rejection_changed: 0, resolution_changed: 0, unchanged: 1, unreadable: 0 });
   assert.equal(d.records[0].record, 1);
   assert.deepEqual(d.records[0].caused_by.map((c) => c.field), ['constraints.resources.max_cpu']);
+  // Each error says what NEW would accept, as check() does.
+  assert.deepEqual(d.records[0].errors.map((e) => [e.code, e.hint]), [['SG_RESOURCE_ABOVE_MAX', 'request at most 4']]);
 });
 
 test('wrong arguments reject with TypeError; runners with errors are refused', async () => {
