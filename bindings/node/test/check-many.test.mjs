@@ -85,8 +85,9 @@ test('a batch of string items crosses as one text and answers as checkBatch does
     JSON.stringify(spec(5)),
     '',                                   // a blank record
     '   ',
-    '{"container_image": "a\u0000b"}',   // a NUL by escape
-    '{"container_image": "é\u00e9", "tags": ["\u00ff"]}\r',
+    '{"container_image": "a\\u0000b"}',  // a NUL by a JSON escape
+    '{"container_image": "b\0"}',         // a raw NUL
+    '{"container_image": "é\\u00e9", "tags": ["\u00ff"]}\r',
     'container_image: python:3.11',       // YAML is not a record
     '[1]',
     '{"sandbox": 5}',
