@@ -108,4 +108,23 @@ TEST(Related, a_value_without_a_policy_bound_has_no_related_location) {
   for (const auto& d : r.diagnostics()) EXPECT_TRUE(d.related.empty()) << d.message;
 }
 
+// SPEC §3 `related`: a value checked against the org's entitlement names the org file's line.
+TEST(Related, gpu_count_above_the_org_limit_names_the_org_file_and_line) {
+  auto org = Org::parse("gpu_allowed: true\nmax_gpus_per_sandbox: 2\n", Format::yaml, "org.yaml").org;
+  ASSERT_TRUE(org);
+  Document sandbox = load_document("placement_mode: cks\nresources: {cpu: \"1\", memory: 1Gi, gpu: {count: 4}}\n",
+                                   Format::yaml, "sandbox.yaml", "sandbox");
+  Result r = Engine(nullptr, nullptr, org).check(sandbox, nullptr, nullptr, {});
+  const Diagnostic* found = find(r, Code::GPU_COUNT_EXCEEDED);
+  ASSERT_NE(found, nullptr);
+  ASSERT_EQ(found->related.size(), 1u);
+  const Related& rel = found->related.front();
+  EXPECT_EQ(rel.input, "org");
+  EXPECT_EQ(rel.path, "/max_gpus_per_sandbox");
+  ASSERT_TRUE(rel.source);
+  EXPECT_EQ(rel.source->file, "org.yaml");
+  EXPECT_EQ(rel.source->line, 2);
+  EXPECT_EQ(rel.message, "the limit is set here");
+}
+
 }  // namespace

@@ -183,12 +183,6 @@ TEST(SarifLabels, standard_input_and_text_labels_get_no_uri) {
   }
 }
 
-}  // namespace
-
-namespace {
-
-using namespace sandgate;
-
 // A CRLF file with a tab before the value, a diagnostic with a related location whose pointer is
 // the whole input, one placed in a file but at no line, and one on a long line.
 std::string text_output() {
@@ -251,12 +245,6 @@ TEST(TextRender, the_verdict_counts_and_words_depend_on_the_command) {
   EXPECT_NE(out.find("p.yaml: valid\n"), std::string::npos) << out;
 }
 
-}  // namespace
-
-namespace {
-
-using namespace sandgate;
-
 TEST(JsonRender, ok_is_false_when_any_report_is_rejected_and_each_names_its_command) {
   std::vector<Report> reports;
   reports.push_back(Report{"bad.yaml", "policy validate",
@@ -275,40 +263,6 @@ TEST(JsonRender, ok_is_false_when_any_report_is_rejected_and_each_names_its_comm
   EXPECT_TRUE(member(results[1], "ok").GetBool());
 }
 
-}  // namespace
-
-namespace {
-
-using namespace sandgate;
-
-// SPEC §3 `related`: a value checked against the org's entitlement names the org file's line.
-TEST(RelatedInOrg, gpu_count_above_the_org_limit_names_the_org_file_and_line) {
-  auto org = Org::parse("gpu_allowed: true\nmax_gpus_per_sandbox: 2\n", Format::yaml, "org.yaml").org;
-  ASSERT_TRUE(org);
-  Document sandbox = load_document("placement_mode: cks\nresources: {cpu: \"1\", memory: 1Gi, gpu: {count: 4}}\n",
-                                   Format::yaml, "sandbox.yaml", "sandbox");
-  Result r = Engine(nullptr, nullptr, org).check(sandbox, nullptr, nullptr, {});
-  const Diagnostic* found = nullptr;
-  for (const auto& d : r.diagnostics()) {
-    if (d.code == Code::GPU_COUNT_EXCEEDED) found = &d;
-  }
-  ASSERT_NE(found, nullptr);
-  ASSERT_EQ(found->related.size(), 1u);
-  const Related& rel = found->related.front();
-  EXPECT_EQ(rel.input, "org");
-  EXPECT_EQ(rel.path, "/max_gpus_per_sandbox");
-  ASSERT_TRUE(rel.source);
-  EXPECT_EQ(rel.source->file, "org.yaml");
-  EXPECT_EQ(rel.source->line, 2);
-  EXPECT_EQ(rel.message, "the limit is set here");
-}
-
-}  // namespace
-
-namespace {
-
-using namespace sandgate;
-
 // --no-info hides the notes, never the errors: explain still lists why a request is rejected.
 TEST(ExplainRender, errors_are_shown_when_info_notes_are_hidden) {
   Diagnostic d;
@@ -322,12 +276,6 @@ TEST(ExplainRender, errors_are_shown_when_info_notes_are_hidden) {
   EXPECT_NE(out.find("s.yaml: rejected"), std::string::npos) << out;
   EXPECT_NE(out.find("error[SG_TAG_DUPLICATE]: twice\n"), std::string::npos) << out;
 }
-
-}  // namespace
-
-namespace {
-
-using namespace sandgate;
 
 // reference/sdk-behaviour.md: a reason in SPILLOVER_ELIGIBLE spills, whatever status carries it.
 TEST(ErrorMapping, an_eligible_reason_under_failed_precondition_spills) {
