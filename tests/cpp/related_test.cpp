@@ -21,19 +21,30 @@ Result check(std::string_view policy_text, std::string_view sandbox_text, CheckO
   return Engine(policy).check(sandbox, nullptr, nullptr, options);
 }
 
+// The diagnostic's one related location: where, in which file at which line:col, and its note.
+void expect_related(const Diagnostic& d, std::string_view input, std::string_view path, std::string_view file, int line,
+                    int column, std::string_view message) {
+  ASSERT_EQ(d.related.size(), 1u) << d.message;
+  const Related& rel = d.related.front();
+  EXPECT_EQ(rel.input, input);
+  EXPECT_EQ(rel.path, path);
+  ASSERT_TRUE(rel.source);
+  EXPECT_EQ(rel.source->file, file);
+  EXPECT_EQ(rel.source->line, line);
+  EXPECT_EQ(rel.source->column, column);
+  EXPECT_EQ(rel.message, message);
+}
+
+void expect_first_occurrence(const Diagnostic& d, std::string_view input, std::string_view path, std::string_view file,
+                             int line, int column) {
+  expect_related(d, input, path, file, line, column, "the first occurrence");
+}
+
 TEST(Related, cpu_above_max_names_the_policy_bound_and_its_line) {
   Result r = check("constraints:\n  resources:\n    max_cpu: \"2\"\n", "resources: {cpu: \"4\", memory: 1Gi}\n");
   const Diagnostic* d = find(r, Code::RESOURCE_ABOVE_MAX);
   ASSERT_NE(d, nullptr);
-  ASSERT_EQ(d->related.size(), 1u);
-  const Related& rel = d->related.front();
-  EXPECT_EQ(rel.input, "policy");
-  EXPECT_EQ(rel.path, "/constraints/resources/max_cpu");
-  ASSERT_TRUE(rel.source);
-  EXPECT_EQ(rel.source->file, "policy.yaml");
-  EXPECT_EQ(rel.source->line, 3);
-  EXPECT_EQ(rel.source->column, 14);
-  EXPECT_EQ(rel.message, "the limit is set here");
+  expect_related(*d, "policy", "/constraints/resources/max_cpu", "policy.yaml", 3, 14, "the limit is set here");
   // The JSON form carries it too.
   EXPECT_NE(diagnostic_to_json(*d).find("\"related\":[{\"input\":\"policy\",\"path\":\"/constraints/resources/max_cpu\""),
             std::string::npos);
@@ -62,19 +73,6 @@ TEST(Related, duplicate_tag_names_the_first_occurrence_in_its_layer) {
   ASSERT_EQ(d->related.size(), 1u);
   EXPECT_EQ(d->related.front().input, "defaults");
   EXPECT_EQ(d->related.front().path, "/tags/0");
-}
-
-void expect_first_occurrence(const Diagnostic& d, std::string_view input, std::string_view path, std::string_view file,
-                             int line, int column) {
-  ASSERT_EQ(d.related.size(), 1u) << d.message;
-  const Related& rel = d.related.front();
-  EXPECT_EQ(rel.input, input);
-  EXPECT_EQ(rel.path, path);
-  ASSERT_TRUE(rel.source);
-  EXPECT_EQ(rel.source->file, file);
-  EXPECT_EQ(rel.source->line, line);
-  EXPECT_EQ(rel.source->column, column);
-  EXPECT_EQ(rel.message, "the first occurrence");
 }
 
 TEST(Related, duplicate_key_names_the_first_occurrence_in_yaml_and_json) {
@@ -117,14 +115,7 @@ TEST(Related, gpu_count_above_the_org_limit_names_the_org_file_and_line) {
   Result r = Engine(nullptr, nullptr, org).check(sandbox, nullptr, nullptr, {});
   const Diagnostic* found = find(r, Code::GPU_COUNT_EXCEEDED);
   ASSERT_NE(found, nullptr);
-  ASSERT_EQ(found->related.size(), 1u);
-  const Related& rel = found->related.front();
-  EXPECT_EQ(rel.input, "org");
-  EXPECT_EQ(rel.path, "/max_gpus_per_sandbox");
-  ASSERT_TRUE(rel.source);
-  EXPECT_EQ(rel.source->file, "org.yaml");
-  EXPECT_EQ(rel.source->line, 2);
-  EXPECT_EQ(rel.message, "the limit is set here");
+  expect_related(*found, "org", "/max_gpus_per_sandbox", "org.yaml", 2, 23, "the limit is set here");
 }
 
 }  // namespace
