@@ -309,12 +309,7 @@ struct PolicyBuilder {
                "write {} for an explicitly permissive policy, or the constraints you want");
     } else {
       const auto& cs = schema::get("policy");
-      // A value the loader already reported (and replaced) is not reported again; one it read past
-      // (a NUL, the first of a duplicated key) is the value checked, so its problems are shown too.
-      schema::ReportedPaths reported;
-      for (const auto& d : impl->diagnostics) {
-        if (d.severity == Severity::error && !read_past(d.code)) reported.insert(d.path);
-      }
+      schema::ReportedPaths reported = schema::reported_before(impl->diagnostics);
       schema::shape(*policy, cs, impl->base_path, sink, reported);
       schema::validate(*policy, cs, impl->base_path, sink, reported);
       if (policy->is_object()) {

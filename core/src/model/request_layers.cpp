@@ -261,13 +261,7 @@ bool prepare_layers(RequestCompiler& c) {
     if (layer == Layer::defaults) c.defaults_dataclass = root.given_as == GivenAs::sandbox_defaults;
     if (layer == Layer::defaults) drop_defaults_aliases(c, root, sink);
     const auto& cs = schema::get("sandbox");
-    // A value the loader or a binding already reported (and replaced) is not reported again; one
-    // it read past (a NUL, the first of a duplicated key) is the value checked, so its problems
-    // are shown too (SPEC §3: every problem at once).
-    schema::ReportedPaths reported;
-    for (const auto& d : doc->diagnostics) {
-      if (d.severity == Severity::error && !read_past(d.code)) reported.insert(d.path);
-    }
+    schema::ReportedPaths reported = schema::reported_before(doc->diagnostics);
     schema::ShapeOptions opts;
     // SandboxDefaults.from_dict ignores unknown keys silently: the user believes a setting applies.
     if (layer == Layer::defaults) opts.unknown_key_severity = Severity::warning;

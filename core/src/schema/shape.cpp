@@ -316,6 +316,14 @@ void shape(Node& node, const CompiledSchema& cs, const std::string& path, Diagno
   w.finish();
 }
 
+ReportedPaths reported_before(const Diagnostics& diagnostics) {
+  ReportedPaths reported;
+  for (const auto& d : diagnostics) {
+    if (d.severity == Severity::error && !read_past(d.code)) reported.insert(d.path);
+  }
+  return reported;
+}
+
 bool already_reported(const ReportedPaths& reported, const std::string& path) {
   if (reported.empty()) return false;
   std::string p = path;

@@ -31,4 +31,10 @@ void shape(Node& node, const CompiledSchema& cs, const std::string& path, Diagno
 // Whether `path` or one of its ancestors was reported already.
 bool already_reported(const ReportedPaths& reported, const std::string& path);
 
+// The paths of the values a loader or a binding's converter reported (and replaced) before the
+// schema walk, which must not be reported again. A value one read past (a NUL, the first of a
+// duplicated key: read_past) is the value checked, so its own problems are still shown (SPEC §3:
+// every problem at once).
+ReportedPaths reported_before(const Diagnostics& diagnostics);
+
 }  // namespace sandgate::schema
