@@ -19,6 +19,7 @@ std::string describe(const Diagnostic& d) {
   ss << d.name() << " " << to_string(d.severity) << " " << d.input << ":" << (d.path.empty() ? "/" : d.path);
   if (d.source) ss << " @" << d.source->line << ":" << d.source->column;
   ss << " — " << d.message;
+  if (!d.hint.empty()) ss << " (hint: " << d.hint << ")";
   return ss.str();
 }
 
@@ -26,6 +27,7 @@ std::string describe(const ExpectedDiagnostic& e) {
   std::ostringstream ss;
   ss << e.code << " " << e.severity.value_or("*") << " " << e.input.value_or("*") << ":" << (e.path.empty() ? "/" : e.path);
   if (e.line) ss << " @" << *e.line << ":" << e.column.value_or(0);
+  if (e.hint) ss << " hint: " << *e.hint;
   return ss.str();
 }
 
@@ -35,6 +37,7 @@ bool matches(const ExpectedDiagnostic& e, const Diagnostic& d) {
   if (e.input && *e.input != d.input) return false;
   if (e.line && (!d.source || d.source->line != *e.line)) return false;
   if (e.column && (!d.source || d.source->column != *e.column)) return false;
+  if (e.hint && *e.hint != d.hint) return false;
   return true;
 }
 
@@ -78,6 +81,7 @@ std::vector<Case> load_cases(const std::string& text, const std::string& file, s
         if (const Node* i = d.find("input")) e.input = i->text;
         if (const Node* l = d.find("line"); l && l->is_int()) e.line = static_cast<int>(l->integer);
         if (const Node* col = d.find("column"); col && col->is_int()) e.column = static_cast<int>(col->integer);
+        if (const Node* h = d.find("hint")) e.hint = h->text;
         if (e.code.empty()) errors.push_back(k.name + ": an expected diagnostic has no code");
         k.diagnostics.push_back(std::move(e));
       }

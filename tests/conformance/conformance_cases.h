@@ -13,6 +13,7 @@ struct ExpectedDiagnostic {
   std::string code, path;
   std::optional<std::string> severity, input;
   std::optional<int> line, column;
+  std::optional<std::string> hint;  // the whole hint, when given
 };
 
 struct Case {

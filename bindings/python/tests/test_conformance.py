@@ -3,7 +3,7 @@
 The files are read in place (no copy); the matching rules are those of tests/conformance/README.md
 and of the C++ runner, tests/conformance/conformance_cases.cpp, which this file mirrors:
 - expected diagnostics match the actual errors and warnings one to one (infos only with
-  `infos: true` on the case), on code and path, and on severity/input/line/column when given;
+  `infos: true` on the case), on code and path, and on severity/input/line/column/hint when given;
 - `exit` is 1 when any error is reported;
 - check cases load policy/runners/org first: if one cannot be read at all, its load errors are the
   whole result; otherwise the engine reports their errors itself.
@@ -147,7 +147,8 @@ def as_values(case: Case) -> dict[str, Any] | str:
 
 def describe(d: sandgate.Diagnostic) -> str:
     at = f" @{d.source.line}:{d.source.column}" if d.source else ""
-    return f"{d.code} {d.severity} {d.input}:{d.path or '/'}{at} — {d.message}"
+    hint = f" (hint: {d.hint})" if d.hint else ""
+    return f"{d.code} {d.severity} {d.input}:{d.path or '/'}{at} — {d.message}{hint}"
 
 
 def matches(e: dict[str, Any], d: sandgate.Diagnostic, positions: bool = True) -> bool:
@@ -156,6 +157,8 @@ def matches(e: dict[str, Any], d: sandgate.Diagnostic, positions: bool = True) -
     if "severity" in e and str(e["severity"]) != d.severity:
         return False
     if "input" in e and str(e["input"]) != (d.input or ""):
+        return False
+    if "hint" in e and str(e["hint"]) != (d.hint or ""):
         return False
     if not positions:
         return True
