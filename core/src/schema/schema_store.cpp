@@ -1,5 +1,6 @@
 #include "schema/schema_store.h"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -8,6 +9,7 @@
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
 
+#include "sandgate/node.h"
 #include "schema/embedded.h"
 
 namespace sandgate::schema {
@@ -131,6 +133,23 @@ const SchemaNode* index(CompiledSchema& cs, const rapidjson::Value& raw,
   return &n;
 }
 
+// Fills cs.field_places, in the schema's order, depth first. A definition used at two places
+// (requests and limits) is walked at each; one that contains itself is not entered again below
+// itself.
+void index_field_places(CompiledSchema& cs) {
+  std::vector<const SchemaNode*> ancestors;
+  auto walk = [&](auto& self, const SchemaNode& n, const std::string& at) -> void {
+    if (n.opaque || !n.is_struct || std::find(ancestors.begin(), ancestors.end(), &n) != ancestors.end()) return;
+    ancestors.push_back(&n);
+    for (const std::string& name : n.property_names) {
+      cs.field_places[name].push_back(at);
+      if (const SchemaNode* child = n.property(name)) self(self, *child, pointer_join(at, name));
+    }
+    ancestors.pop_back();
+  };
+  walk(walk, *cs.root, "");
+}
+
 std::unique_ptr<CompiledSchema> compile(const EmbeddedSchema& e) {
   auto cs = std::make_unique<CompiledSchema>();
   cs->name = std::string(e.name);
@@ -143,6 +162,7 @@ std::unique_ptr<CompiledSchema> compile(const EmbeddedSchema& e) {
   parser.populateSchema(adapter, *cs->compiled);
   std::unordered_map<const rapidjson::Value*, const SchemaNode*> seen;
   cs->root = index(*cs, cs->doc, seen);
+  index_field_places(*cs);
   return cs;
 }
 

@@ -60,6 +60,11 @@ struct CompiledSchema {
   std::unique_ptr<valijson::Schema> compiled;
   std::deque<SchemaNode> nodes;  // stable addresses
   const SchemaNode* root = nullptr;
+  // Where each field name is a field: the JSON Pointers of the objects whose schema lists it, in
+  // the schema's order, reached through properties only (a list's items and a map's values have
+  // no one pointer). An unknown key that is a field elsewhere was most likely put at the wrong
+  // level ("max_cpu" at a policy's top, for /constraints/resources/max_cpu): the hint says where.
+  std::unordered_map<std::string_view, std::vector<std::string>> field_places;
   CompiledSchema();
   ~CompiledSchema();
 };

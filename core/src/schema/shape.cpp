@@ -22,6 +22,7 @@ class PathStack {
   void push(std::size_t index) { tokens_.push_back({{}, index, true}); }
   void pop() { tokens_.pop_back(); }
   bool at_top() const { return tokens_.empty(); }
+  const std::string& base() const { return base_; }
   std::string str() const {
     std::string out = base_;
     for (const auto& t : tokens_) out = t.is_index ? pointer_join(out, t.index) : pointer_join(out, t.key);
@@ -65,6 +66,7 @@ struct Walker {
   DiagnosticSink& sink;
   ReportedPaths& reported;
   const ShapeOptions& options;
+  const CompiledSchema& schema;
   std::string_view kind;  // the schema's name: sandbox, policy, runners, org
   PathStack path;
   // A document can hold 100,000 unknown keys; listing each costs memory and time and helps no one.
@@ -73,6 +75,10 @@ struct Walker {
   std::size_t unknown_listed = 0;
   std::size_t unknown_unlisted = 0;
   std::optional<Diagnostic> first_unlisted;
+  // Inside a list's item a field named elsewhere is not "misplaced": moving it out of the item
+  // would change what it means (container_image in /containers/0 is the container's image, which
+  // is spelt "image"). Map values need no count: no schema of ours has a map of objects.
+  std::size_t list_depth = 0;
 
   void walk(Node& node, const SchemaNode* s) {
     if (!s || s->opaque) return;
@@ -80,11 +86,13 @@ struct Walker {
       walk_object(node, *s);
     } else if (node.is_array()) {
       if (!s->items) return;
+      ++list_depth;
       for (std::size_t i = 0; i < node.items.size(); ++i) {
         path.push(i);
         walk(node.items[i], s->items);
         path.pop();
       }
+      --list_depth;
     } else {
       check_scalar(node, *s);
     }
@@ -214,6 +222,21 @@ struct Walker {
     sink.diagnostics().push_back(std::move(d));
   }
 
+  // Where else in this kind of document `key` is a field, in the words of the unknown-field
+  // message, as the rest of "\"key\" is …": "a field in /constraints/resources: move it there",
+  // "a field at the top level: …", or every place ("a field in /resources, in /resources/requests
+  // and in /resources/limits: move it to the one you mean"); "" when it is a field nowhere else.
+  std::string places_of(std::string_view key) const {
+    auto it = schema.field_places.find(key);
+    if (it == schema.field_places.end()) return {};
+    std::vector<std::string> shown;
+    for (const std::string& place : it->second) {
+      std::string at = path.base() + place;
+      shown.push_back(at.empty() ? std::string("at the top level") : "in " + at);
+    }
+    return "a field " + join_and(shown) + (shown.size() == 1 ? ": move it there" : ": move it to the one you mean");
+  }
+
   void report_unknown_now(const Member& m, const SchemaNode& s, DiagnosticSink& out) {
     const auto& names = s.property_names;
     bool camel = m.key != to_snake_case(m.key);
@@ -221,11 +244,16 @@ struct Walker {
     std::string hint;
     std::optional<std::string_view> other_kind;
     if (guess.empty() && path.at_top()) other_kind = kind_with_top_level(to_snake_case(m.key), kind);
+    std::string elsewhere = guess.empty() && list_depth == 0 ? places_of(to_snake_case(m.key)) : std::string();
     if (!guess.empty()) {
       hint = "did you mean \"" + (camel ? to_camel_case(guess) : guess) + "\"?";
     } else if (other_kind) {
+      // A whole file of the wrong kind is likelier than one misplaced key; the place comes second.
       hint = shown_text(m.key) + " is a top-level field of " + std::string(*other_kind) + ", not of " +
              std::string(kind_name(kind)) + ": is this the right file?";
+      if (!elsewhere.empty()) hint += " (in " + std::string(kind_name(kind)) + " it is " + elsewhere + ")";
+    } else if (!elsewhere.empty()) {
+      hint = shown_text(m.key) + " is " + elsewhere;
     } else if (!names.empty()) {
       std::vector<std::string> shown(names.begin(), names.begin() + std::min<std::size_t>(names.size(), 12));
       for (auto& n : shown) n = "\"" + n + "\"";
@@ -311,7 +339,7 @@ struct Walker {
 
 void shape(Node& node, const CompiledSchema& cs, const std::string& path, DiagnosticSink& sink,
            ReportedPaths& reported, const ShapeOptions& options) {
-  Walker w{sink, reported, options, cs.name, PathStack(path), 0, 0, std::nullopt};
+  Walker w{sink, reported, options, cs, cs.name, PathStack(path), 0, 0, std::nullopt, 0};
   w.walk(node, cs.root);
   w.finish();
 }
