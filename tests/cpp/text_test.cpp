@@ -49,6 +49,27 @@ TEST(Spelling, suggestions_for_typos_of_real_fields) {
   EXPECT_EQ(sandgate::closest_match("x", {}), "");
 }
 
+TEST(Spelling, names_with_a_word_of_the_key) {
+  using V = std::vector<std::string>;
+  V fields = {"max_cpu", "min_cpu", "cpu_ceiling", "environment_variables", "runner_ids", "max_memory"};
+  EXPECT_EQ(sandgate::names_with_words("cpu", fields), (V{"max_cpu", "min_cpu", "cpu_ceiling"}));
+  EXPECT_EQ(sandgate::names_with_words("max_cpu_cpu", fields), (V{"max_cpu"}));  // every word, repeats too
+  EXPECT_EQ(sandgate::names_with_words("variable", fields), (V{"environment_variables"}));  // singular
+  EXPECT_EQ(sandgate::names_with_words("cpus", fields), (V{"max_cpu", "min_cpu", "cpu_ceiling"}));  // plural
+  EXPECT_EQ(sandgate::names_with_words("maxes", fields), V{});  // "es" is not the plural matched
+  EXPECT_EQ(sandgate::names_with_words("cpux", fields), V{});   // nor any letter but "s"
+  EXPECT_EQ(sandgate::names_with_words("cpu_memory", fields), V{});  // no name has both
+  EXPECT_EQ(sandgate::names_with_words("id", fields), V{});  // under 3 letters: too common
+  EXPECT_EQ(sandgate::names_with_words("_cpu__", fields), (V{"max_cpu", "min_cpu", "cpu_ceiling"}));
+  EXPECT_EQ(sandgate::names_with_words("__", fields), V{});
+  // Longer than any name: a pasted value, not read word by word (each word would be compared
+  // with every name's words).
+  std::string pasted;
+  while (pasted.size() <= 64) pasted += "cpu_";
+  EXPECT_EQ(sandgate::names_with_words(pasted, fields), V{});
+  EXPECT_EQ(sandgate::names_with_words(pasted.substr(0, 63), fields), (V{"max_cpu", "min_cpu", "cpu_ceiling"}));
+}
+
 TEST(Spelling, bounded_distance_agrees_with_the_full_one) {
   std::mt19937 rng(7);
   auto word = [&](std::size_t max_len) {

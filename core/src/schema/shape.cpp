@@ -79,6 +79,7 @@ struct Walker {
   // would change what it means (container_image in /containers/0 is the container's image, which
   // is spelt "image"). Map values need no count: no schema of ours has a map of objects.
   std::size_t list_depth = 0;
+  static constexpr std::size_t k_word_matches_shown = 4;
 
   void walk(Node& node, const SchemaNode* s) {
     if (!s || s->opaque) return;
@@ -254,6 +255,11 @@ struct Walker {
       if (!elsewhere.empty()) hint += " (in " + std::string(kind_name(kind)) + " it is " + elsewhere + ")";
     } else if (!elsewhere.empty()) {
       hint = shown_text(m.key) + " is " + elsewhere;
+    } else if (std::vector<std::string> near = names_with_words(to_snake_case(m.key), names);
+               !near.empty() && near.size() <= k_word_matches_shown) {
+      // A word of a field's name ("cpu" for max_cpu, min_cpu, …): more than a few is no guide.
+      for (auto& n : near) n = "\"" + (camel ? to_camel_case(n) : n) + "\"";
+      hint = "did you mean " + join_or(near) + "?";
     } else if (!names.empty()) {
       std::vector<std::string> shown(names.begin(), names.begin() + std::min<std::size_t>(names.size(), 12));
       for (auto& n : shown) n = "\"" + n + "\"";

@@ -108,6 +108,47 @@ std::string closest_match(std::string_view word, const std::vector<std::string>&
 }
 
 namespace {
+
+std::vector<std::string_view> snake_words(std::string_view s) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= s.size(); ++i) {
+    if (i < s.size() && s[i] != '_') continue;
+    if (i > start) out.push_back(s.substr(start, i - start));
+    start = i + 1;
+  }
+  return out;
+}
+
+bool same_word(std::string_view a, std::string_view b) {
+  auto plural_of = [](std::string_view plural, std::string_view one) {
+    return plural.size() == one.size() + 1 && plural.back() == 's' && plural.substr(0, one.size()) == one;
+  };
+  return a == b || plural_of(a, b) || plural_of(b, a);
+}
+
+}  // namespace
+
+std::vector<std::string> names_with_words(std::string_view word, const std::vector<std::string>& candidates) {
+  constexpr std::size_t k_longest = 64;  // longer than any field name: a pasted value, not a name
+  if (word.size() > k_longest) return {};
+  const std::vector<std::string_view> wanted = snake_words(word);
+  if (wanted.empty()) return {};
+  for (std::string_view w : wanted) {
+    if (w.size() < 3) return {};
+  }
+  std::vector<std::string> out;
+  for (const std::string& c : candidates) {
+    const std::vector<std::string_view> has = snake_words(c);
+    bool all = std::all_of(wanted.begin(), wanted.end(), [&](std::string_view w) {
+      return std::any_of(has.begin(), has.end(), [&](std::string_view h) { return same_word(w, h); });
+    });
+    if (all) out.push_back(c);
+  }
+  return out;
+}
+
+namespace {
 std::string join_with(const std::vector<std::string>& items, std::string_view last) {
   std::string out;
   for (std::size_t i = 0; i < items.size(); ++i) {

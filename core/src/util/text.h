@@ -15,6 +15,11 @@ std::string to_camel_case(std::string_view s);
 std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t cap = 64);
 // The candidate closest to `word` within a distance that still reads as a typo, or "".
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
+// The candidates (snake_case names) that have every word of `word` among their own words, a
+// plural matching its singular: "cpu" → max_cpu, default_cpu, cpu_ceiling; "image" →
+// container_image. A word shorter than 3 letters makes no match ("id" is in too many names to
+// point at one).
+std::vector<std::string> names_with_words(std::string_view word, const std::vector<std::string>& candidates);
 // "a, b or c"
 std::string join_or(const std::vector<std::string>& items);
 std::string join_and(const std::vector<std::string>& items);
