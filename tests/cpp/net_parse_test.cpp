@@ -138,3 +138,20 @@ TEST(HostnameSyntax, labels_subdomains_and_wildcards_follow_kubernetes) {
     EXPECT_EQ(classify_hostname(bad), HostnameForm::invalid) << bad;
   }
 }
+
+TEST(HostnameSyntax, the_host_name_in_a_url_for_a_hint) {
+  EXPECT_EQ(host_in_url("https://pypi.org"), "pypi.org");
+  EXPECT_EQ(host_in_url("https://PyPI.org/simple?x=1#y"), "pypi.org");
+  EXPECT_EQ(host_in_url("pypi.org:443"), "pypi.org");
+  EXPECT_EQ(host_in_url("pypi.org/simple"), "pypi.org");
+  EXPECT_EQ(host_in_url("https://user:pw@*.example.com:8443/x"), "*.example.com");
+  // A host name already, or nothing usable left: no hint.
+  for (const char* none : {"pypi.org", "*.example.com", "*", "https://", "https://*", "http://[::1]:80", "bad host",
+                           "https://bad host/x", ""}) {
+    EXPECT_EQ(host_in_url(none), "") << none;
+  }
+  EXPECT_EQ(host_in_url_hint("https://pypi.org/simple"), "write the host name alone: \"pypi.org\"");
+  EXPECT_EQ(host_in_url_hint("pypi.org:443"), "write the host name alone: \"pypi.org\"; a port goes in ports");
+  EXPECT_EQ(host_in_url_hint("https://pypi.org/a:b"), "write the host name alone: \"pypi.org\"");  // not a port
+  EXPECT_EQ(host_in_url_hint("bad host"), "");
+}

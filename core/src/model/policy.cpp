@@ -7,6 +7,7 @@
 #include "model/cursor.h"
 #include "model/policy_build.h"
 #include "model/policy_model.h"
+#include "quantity/quantity_hint.h"
 #include "rules/policy_rules.h"
 #include "schema/shape.h"
 #include "schema/validate.h"
@@ -72,7 +73,7 @@ void read_quantity(const Cursor& c, model::PolicyQuantity& q, DiagnosticSink& si
   if (!q.value) {
     sink.add(Code::POLICY_QUANTITY, c.path(), c.mark(),
              "\"" + std::string(c.member ? c.member->input_key() : "") + "\" is not a Kubernetes quantity: " + err.message,
-             "write e.g. \"500m\", \"2\", \"512Mi\" or \"4Gi\"");
+             quantity_hint(q.text, "write e.g. \"500m\", \"2\", \"512Mi\" or \"4Gi\""));
   }
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "model/request_compiler.h"
+#include "quantity/quantity_hint.h"
 
 namespace sandgate::model {
 namespace {
@@ -17,7 +18,8 @@ void read_quantity(RequestCompiler& c, const Cursor& at, const std::string& what
   std::optional<Quantity> q = Quantity::parse(at.node->text, QuantityGrammar::sdk, &err);
   if (!q) {
     c.report(Code::QUANTITY_INVALID, at, what + " " + at.node->display() + " is not a quantity: " + err.message,
-             what.find("cpu") != std::string::npos ? "write e.g. \"500m\", \"2\" or \"2.5\"" : "write e.g. \"512Mi\" or \"4Gi\"");
+             quantity_hint(at.node->text, what.find("cpu") != std::string::npos ? "write e.g. \"500m\", \"2\" or \"2.5\""
+                                                                                : "write e.g. \"512Mi\" or \"4Gi\""));
     return;
   }
   if (q->trimmed()) {

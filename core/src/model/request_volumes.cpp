@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "model/request_compiler.h"
+#include "quantity/quantity_hint.h"
 #include "util/path_overlap.h"
 #include "util/text.h"
 
@@ -195,7 +196,7 @@ struct Reader {
       } else {
         vol.size = Volume::Size::invalid;
         c.report(Code::VOLUME_SIZE_INVALID, size, "size " + size.node->display() + " is not a quantity: " + err.message,
-                 memory ? "write e.g. \"1Gi\" or \"25%\"" : "write e.g. \"10Gi\"");
+                 quantity_hint(text, memory ? "write e.g. \"1Gi\" or \"25%\"" : "write e.g. \"10Gi\""));
       }
     }
     mount_path.push_back(std::move(path));

@@ -5,6 +5,8 @@
 #include <numeric>
 #include <vector>
 
+#include "util/text.h"
+
 namespace sandgate {
 namespace {
 
@@ -274,6 +276,34 @@ HostnameForm classify_hostname(std::string_view s) {
     return s.size() <= 253 && is_dns1123_subdomain(s.substr(2)) ? HostnameForm::wildcard : HostnameForm::invalid;
   }
   return is_dns1123_subdomain(s) ? HostnameForm::exact : HostnameForm::invalid;
+}
+
+namespace {
+
+// The authority of a URL-like text: without the scheme, the path, query and fragment.
+std::string_view authority(std::string_view s) {
+  if (auto p = s.find("://"); p != std::string_view::npos) s = s.substr(p + 3);
+  s = s.substr(0, s.find_first_of("/?#"));
+  if (auto at = s.rfind('@'); at != std::string_view::npos) s = s.substr(at + 1);
+  return s;
+}
+
+}  // namespace
+
+std::string host_in_url(std::string_view s) {
+  std::string_view t = authority(s);
+  t = t.substr(0, t.rfind(':'));
+  std::string host = ascii_lower(t);
+  HostnameForm form = classify_hostname(host);
+  if (t.size() == s.size() || (form != HostnameForm::exact && form != HostnameForm::wildcard)) return {};
+  return host;
+}
+
+std::string host_in_url_hint(std::string_view s) {
+  std::string host = host_in_url(s);
+  if (host.empty()) return {};
+  bool port = authority(s).find(':') != std::string_view::npos;
+  return "write the host name alone: " + quoted(host) + (port ? "; a port goes in ports" : "");
 }
 
 }  // namespace sandgate

@@ -50,5 +50,10 @@ bool is_dns1123_label(std::string_view s);
 enum class HostnameForm { invalid, exact, wildcard, any };
 // Classifies a hostname rule value (already lowercased): "pypi.org", "*.example.com", "*".
 HostnameForm classify_hostname(std::string_view s);
+// The host name in a URL-like text ("https://pypi.org/simple", "pypi.org:443", "user@pypi.org"),
+// when the text is not a host name itself and what is left is an exact or wildcard one; else "".
+std::string host_in_url(std::string_view s);
+// The hint for a hostname rule value that holds more than a host name, or "".
+std::string host_in_url_hint(std::string_view s);
 
 }  // namespace sandgate
