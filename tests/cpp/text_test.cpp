@@ -70,6 +70,21 @@ TEST(Spelling, names_with_a_word_of_the_key) {
   EXPECT_EQ(sandgate::names_with_words(pasted.substr(0, 63), fields), (V{"max_cpu", "min_cpu", "cpu_ceiling"}));
 }
 
+TEST(Spelling, durations_for_fields_counted_in_seconds) {
+  EXPECT_EQ(sandgate::duration_seconds("90s"), 90);
+  EXPECT_EQ(sandgate::duration_seconds("15m"), 900);
+  EXPECT_EQ(sandgate::duration_seconds("1h"), 3600);
+  EXPECT_EQ(sandgate::duration_seconds("2d"), 172800);
+  EXPECT_EQ(sandgate::duration_seconds("9999999d"), 863999913600);  // 8 characters: the most read
+  for (std::string_view t : {"", "h", "1", "1w", "1.5h", "-1h", "+1h", "1hh", "99999999d", " 1h"}) {
+    EXPECT_FALSE(sandgate::duration_seconds(t)) << t;
+  }
+  EXPECT_EQ(sandgate::seconds_hint("max_lifetime_seconds", "\"2h\"", "2h"), "write the number of seconds: \"2h\" is 7200");
+  EXPECT_EQ(sandgate::seconds_hint("defaultLifetimeSeconds", "\"1m\"", "1m"), "write the number of seconds: \"1m\" is 60");
+  EXPECT_EQ(sandgate::seconds_hint("max_cpu", "\"2h\"", "2h"), "");
+  EXPECT_EQ(sandgate::seconds_hint("timeout_seconds", "\"2x\"", "2x"), "");
+}
+
 TEST(Spelling, bounded_distance_agrees_with_the_full_one) {
   std::mt19937 rng(7);
   auto word = [&](std::size_t max_len) {

@@ -23,6 +23,8 @@ class PathStack {
   void pop() { tokens_.pop_back(); }
   bool at_top() const { return tokens_.empty(); }
   const std::string& base() const { return base_; }
+  // The key of the innermost member ("" at the top or in a list's item).
+  std::string_view last_key() const { return tokens_.empty() || tokens_.back().is_index ? std::string_view() : tokens_.back().key; }
   std::string str() const {
     std::string out = base_;
     for (const auto& t : tokens_) out = t.is_index ? pointer_join(out, t.index) : pointer_join(out, t.key);
@@ -309,8 +311,9 @@ struct Walker {
       bool decimal = !digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos;
       if (!decimal) {
         std::string p = path.str();
+        std::string hint = seconds_hint(path.last_key(), node.display(), t);
         sink.add(Code::NOT_AN_INTEGER, p, node.mark, node.display() + " is not a decimal integer",
-                 "write a whole number, e.g. \"2\"");
+                 hint.empty() ? "write a whole number, e.g. \"2\"" : hint);
         reported.insert(p);
         return;
       }

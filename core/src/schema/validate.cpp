@@ -147,7 +147,70 @@ std::optional<Code> code_override(const Value* s, const char* key) {
   return code_from_name(name);
 }
 
-void report(const Located& loc, ErrorKind kind, const std::string& description, DiagnosticSink& sink) {
+// The JSON Schema type name of a scalar node ("boolean", "integer", …).
+std::string_view scalar_type(const Node& n) {
+  switch (n.kind) {
+    case NodeKind::boolean: return "boolean";
+    case NodeKind::integer: return "integer";
+    case NodeKind::number: return "number";
+    case NodeKind::string: return "string";
+    default: return "";
+  }
+}
+
+bool accepts(const Value& s, const Node& n) {
+  std::string_view t = scalar_type(n);
+  return !t.empty() && (allows_type(s, t) || (t == "integer" && allows_type(s, "number")));
+}
+
+// A scalar where a list or an object goes is most often the one value meant to be in it: the
+// hint writes it so ("kata-qemu" → ["kata-qemu"]; "10.0.0.0/8" where a cidr_block goes, whose one
+// required field takes a string → {"cidr": "10.0.0.0/8"}). Quoted as JSON, which YAML reads too.
+std::string wrapping_hint(const Node& n, const Value& s, const CompiledSchema& cs) {
+  if (!n.is_scalar() || n.is_null()) return {};
+  if (allows_type(s, "array") && !accepts(s, n)) {
+    const Value* items = items_schema(cs, s);
+    if (!items || !items->IsObject() || !items->HasMember("type") || accepts(*items, n)) return "write a list: [" + n.display() + "]";
+    return {};
+  }
+  if (allows_type(s, "object") && s.IsObject()) {
+    auto req = s.FindMember("required");
+    if (req == s.MemberEnd() || !req->value.IsArray() || req->value.Size() != 1 || !req->value[0].IsString()) return {};
+    std::string_view name(req->value[0].GetString(), req->value[0].GetStringLength());
+    const Value* field = member_schema(cs, s, name);
+    if (!field || !accepts(*field, n)) return {};
+    return "write an object: {" + quoted(name) + ": " + n.display() + "}";
+  }
+  return {};
+}
+
+// The accepted value a wrong one most likely meant: the same in another case, the one value whose
+// last words it is ("disk" → STORAGE_MEDIUM_DISK), or a close spelling; "" when none stands out.
+std::string enum_suggestion(const Node& n, const Value& s) {
+  if (!n.is_string() || !s.IsObject()) return {};
+  auto it = s.FindMember("enum");
+  if (it == s.MemberEnd() || !it->value.IsArray()) return {};
+  std::vector<std::string> values;
+  for (const auto& v : it->value.GetArray()) {
+    if (v.IsString()) values.emplace_back(v.GetString(), v.GetStringLength());
+  }
+  const std::string lower = ascii_lower(n.text);
+  std::vector<std::string> found;
+  for (const auto& v : values) {
+    if (ascii_lower(v) == lower) return v;
+  }
+  std::string tail = "_" + lower;
+  std::replace(tail.begin(), tail.end(), '-', '_');
+  for (const auto& v : values) {
+    std::string lv = ascii_lower(v);
+    if (lv.size() > tail.size() && lv.compare(lv.size() - tail.size(), tail.size(), tail) == 0) found.push_back(v);
+  }
+  if (found.size() == 1) return found.front();
+  return closest_match(n.text, values);
+}
+
+void report(const Located& loc, ErrorKind kind, const std::string& description, DiagnosticSink& sink,
+            const CompiledSchema& cs) {
   const Node& n = *loc.node;
   Mark mark = n.mark.placed() ? n.mark : (loc.member ? loc.member->key_mark : Mark{});
   const Value* s = loc.schema;
@@ -161,7 +224,8 @@ void report(const Located& loc, ErrorKind kind, const std::string& description, 
       bool wants_string = s && allows_type(*s, "string") && !int_field;
       bool wants_int = s && allows_type(*s, "integer");
       if (auto c = code_override(s, "x-sandgate-type-code")) {
-        sink.add(*c, loc.path, mark, field + " must be " + expected + ", not " + std::string(n.kind_name()));
+        sink.add(*c, loc.path, mark, field + " must be " + expected + ", not " + std::string(n.kind_name()),
+                 wrapping_hint(n, *s, cs));
       } else if (wants_string && n.style == ScalarStyle::plain && (n.is_bool() || n.is_number())) {
         // Not null: `~`, `null` and an empty value all arrive without their spelling, and quoting
         // one would make the string "null", which is not what was meant; null is a plain mismatch.
@@ -174,15 +238,18 @@ void report(const Located& loc, ErrorKind kind, const std::string& description, 
       } else {
         sink.add(Code::TYPE_MISMATCH, loc.path, mark,
                  field + " must be " + expected + ", not " + std::string(n.kind_name()) +
-                     (n.is_scalar() ? " (" + n.display() + ")" : ""));
+                     (n.is_scalar() ? " (" + n.display() + ")" : ""),
+                 s ? wrapping_hint(n, *s, cs) + (n.is_string() ? seconds_hint(loc.label, n.display(), n.text) : "") : std::string());
       }
       return;
     }
     case ErrorKind::enumeration: {
       std::string allowed = s ? enum_values(*s) : "";
+      std::string meant = s ? enum_suggestion(n, *s) : "";
+      std::string hint = allowed.empty() ? "" : "use one of " + allowed;
+      if (!meant.empty()) hint = "did you mean " + quoted(meant) + "? The accepted values: " + allowed;
       sink.add(code_override(s, "x-sandgate-code").value_or(Code::ENUM_VALUE), loc.path, mark,
-               field + " is " + n.display() + ", which is not an accepted value",
-               allowed.empty() ? "" : "use one of " + allowed);
+               field + " is " + n.display() + ", which is not an accepted value", hint);
       return;
     }
     case ErrorKind::required: {
@@ -304,12 +371,12 @@ void validate(const Node& node, const CompiledSchema& cs, const std::string& pat
     std::string key = loc.path + (kind == ErrorKind::required ? "#" + err.description : "");
     any_leaf = true;  // reported now or before: either way the wrappers below add nothing
     if (already_reported(reported, loc.path) || !reported.insert(key).second) continue;
-    report(loc, kind, err.description, sink);
+    report(loc, kind, err.description, sink, cs);
   }
   // Only wrappers ("failed to validate against …"): report the deepest one so nothing is lost.
   if (!any_leaf && !wrappers.empty()) {
     auto& [loc, description] = wrappers.front();
-    if (!already_reported(reported, loc.path)) report(loc, ErrorKind::wrapper, description, sink);
+    if (!already_reported(reported, loc.path)) report(loc, ErrorKind::wrapper, description, sink, cs);
   }
 }
 

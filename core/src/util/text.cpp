@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstdio>
 
 #include "sandgate/node.h"
@@ -146,6 +147,27 @@ std::vector<std::string> names_with_words(std::string_view word, const std::vect
     if (all) out.push_back(c);
   }
   return out;
+}
+
+std::optional<std::int64_t> duration_seconds(std::string_view t) {
+  if (t.size() < 2 || t.size() > 8) return std::nullopt;
+  std::int64_t n = 0;
+  auto [end, ec] = std::from_chars(t.data(), t.data() + t.size() - 1, n);
+  if (ec != std::errc{} || end != t.data() + t.size() - 1 || t[0] == '-') return std::nullopt;
+  switch (t.back()) {
+    case 's': return n;
+    case 'm': return n * 60;
+    case 'h': return n * 3600;
+    case 'd': return n * 86400;
+    default: return std::nullopt;
+  }
+}
+
+std::string seconds_hint(std::string_view field, std::string_view shown_value, std::string_view text) {
+  if (!field.ends_with("seconds") && !field.ends_with("Seconds")) return {};
+  std::optional<std::int64_t> seconds = duration_seconds(text);
+  if (!seconds) return {};
+  return "write the number of seconds: " + std::string(shown_value) + " is " + std::to_string(*seconds);
 }
 
 namespace {

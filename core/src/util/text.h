@@ -1,6 +1,8 @@
 // Small text helpers shared by the spelling layer and the messages.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +22,11 @@ std::string closest_match(std::string_view word, const std::vector<std::string>&
 // container_image. A word shorter than 3 letters makes no match ("id" is in too many names to
 // point at one).
 std::vector<std::string> names_with_words(std::string_view word, const std::vector<std::string>& candidates);
+// A duration written for a field counted in seconds ("90s", "15m", "1h", "2d"), in seconds;
+// nullopt for anything else, or past a year's worth of digits.
+std::optional<std::int64_t> duration_seconds(std::string_view t);
+// The hint for a field counted in seconds (its name ends in "seconds") given a duration, or "".
+std::string seconds_hint(std::string_view field, std::string_view shown_value, std::string_view text);
 // "a, b or c"
 std::string join_or(const std::vector<std::string>& items);
 std::string join_and(const std::vector<std::string>& items);
