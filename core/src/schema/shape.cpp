@@ -242,22 +242,25 @@ struct Walker {
 
   void report_unknown_now(const Member& m, const SchemaNode& s, DiagnosticSink& out) {
     const auto& names = s.property_names;
-    bool camel = m.key != to_snake_case(m.key);
-    std::string guess = closest_match(to_snake_case(m.key), names);
+    const std::string snake = to_snake_case(m.key);
+    bool camel = m.key != snake;
+    // A real field's name is stronger evidence than a near spelling: "gpu" in /resources/requests
+    // is the field of /resources, not a typo of "cpu".
+    std::string elsewhere = list_depth == 0 ? places_of(snake) : std::string();
+    std::string guess = elsewhere.empty() ? closest_match(snake, names) : std::string();
     std::string hint;
     std::optional<std::string_view> other_kind;
-    if (guess.empty() && path.at_top()) other_kind = kind_with_top_level(to_snake_case(m.key), kind);
-    std::string elsewhere = guess.empty() && list_depth == 0 ? places_of(to_snake_case(m.key)) : std::string();
-    if (!guess.empty()) {
-      hint = "did you mean \"" + (camel ? to_camel_case(guess) : guess) + "\"?";
-    } else if (other_kind) {
+    if (guess.empty() && path.at_top()) other_kind = kind_with_top_level(snake, kind);
+    if (other_kind) {
       // A whole file of the wrong kind is likelier than one misplaced key; the place comes second.
       hint = shown_text(m.key) + " is a top-level field of " + std::string(*other_kind) + ", not of " +
              std::string(kind_name(kind)) + ": is this the right file?";
       if (!elsewhere.empty()) hint += " (in " + std::string(kind_name(kind)) + " it is " + elsewhere + ")";
     } else if (!elsewhere.empty()) {
       hint = shown_text(m.key) + " is " + elsewhere;
-    } else if (std::vector<std::string> near = names_with_words(to_snake_case(m.key), names);
+    } else if (!guess.empty()) {
+      hint = "did you mean \"" + (camel ? to_camel_case(guess) : guess) + "\"?";
+    } else if (std::vector<std::string> near = names_with_words(snake, names);
                !near.empty() && near.size() <= k_word_matches_shown) {
       // A word of a field's name ("cpu" for max_cpu, min_cpu, …): more than a few is no guide.
       for (auto& n : near) n = "\"" + (camel ? to_camel_case(n) : n) + "\"";
