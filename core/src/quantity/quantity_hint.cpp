@@ -25,7 +25,8 @@ std::string both(std::string_view number, std::size_t power) {
 // The hint for a familiar mistake, or "".
 std::string familiar_mistake(std::string_view text) {
   std::size_t digits = 0;
-  while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.')) ++digits;
+  auto in_number = [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) || ch == '.'; };
+  while (digits < text.size() && in_number(text[digits])) ++digits;
   const std::string_view number = text.substr(0, digits), suffix = text.substr(digits);
   const std::size_t dots = static_cast<std::size_t>(std::count(number.begin(), number.end(), '.'));
   // The number must stand as written: the hint only respells the suffix.
@@ -44,7 +45,8 @@ std::string familiar_mistake(std::string_view text) {
   if (lower.size() == 2 && lower[1] == 'i') {  // gi, MI: the right suffix in the wrong case
     return "suffixes are case-sensitive: write " + quoted(std::string(number) + std::string(k_binary[power]));
   }
-  if (lower.size() == 1 && suffix != k_decimal[power] && lower != "m" && lower != "e") {  // g, t, K (m is milli, e an exponent)
+  // g, t, K: a decimal suffix in the wrong case (m is milli, and e starts an exponent).
+  if (lower.size() == 1 && suffix != k_decimal[power] && lower != "m" && lower != "e") {
     return "suffixes are case-sensitive: write " + both(number, power);
   }
   return {};

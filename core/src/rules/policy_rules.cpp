@@ -309,10 +309,11 @@ void check_net_rule(const Cursor& rule, const model::NetRule& r, const std::stri
                    "; defaults must not grant names (a curated site set belongs on a SandboxTemplate)",
                "move it to allowed_egress, and let sandboxes declare it");
     } else if (form == HostnameForm::invalid) {
-      std::string url_hint = host_in_url_hint(h.node->text);
+      std::string hint = host_in_url_hint(h.node->text);
+      if (hint.empty()) hint = "use lowercase DNS labels separated by dots, with at most one leading \"*.\"";
       sink.add(Code::HOSTNAME_INVALID, h.path(), h.mark(),
                h.node->display() + " is not an exact DNS name, a single leftmost wildcard label (*.example.com) or \"*\"",
-               url_hint.empty() ? "use lowercase DNS labels separated by dots, with at most one leading \"*.\"" : url_hint);
+               hint);
     }
   }
   if (Cursor ex = rule["https_hostname_except"]) {

@@ -24,7 +24,9 @@ class PathStack {
   bool at_top() const { return tokens_.empty(); }
   const std::string& base() const { return base_; }
   // The key of the innermost member ("" at the top or in a list's item).
-  std::string_view last_key() const { return tokens_.empty() || tokens_.back().is_index ? std::string_view() : tokens_.back().key; }
+  std::string_view last_key() const {
+    return tokens_.empty() || tokens_.back().is_index ? std::string_view() : tokens_.back().key;
+  }
   std::string str() const {
     std::string out = base_;
     for (const auto& t : tokens_) out = t.is_index ? pointer_join(out, t.index) : pointer_join(out, t.key);

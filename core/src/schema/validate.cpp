@@ -170,8 +170,8 @@ std::string wrapping_hint(const Node& n, const Value& s, const CompiledSchema& c
   if (!n.is_scalar() || n.is_null()) return {};
   if (allows_type(s, "array") && !accepts(s, n)) {
     const Value* items = items_schema(cs, s);
-    if (!items || !items->IsObject() || !items->HasMember("type") || accepts(*items, n)) return "write a list: [" + n.display() + "]";
-    return {};
+    bool fits = !items || !items->IsObject() || !items->HasMember("type") || accepts(*items, n);
+    return fits ? "write a list: [" + n.display() + "]" : std::string();
   }
   if (allows_type(s, "object") && s.IsObject()) {
     auto req = s.FindMember("required");
@@ -182,6 +182,15 @@ std::string wrapping_hint(const Node& n, const Value& s, const CompiledSchema& c
     return "write an object: {" + quoted(name) + ": " + n.display() + "}";
   }
   return {};
+}
+
+// What to write instead of a value of the wrong type, when it can be said: the scalar inside the
+// list or object it belongs in, or a duration in seconds ("2h" for max_lifetime_seconds).
+std::string mismatch_hint(const Located& loc, const Value& s, const CompiledSchema& cs) {
+  const Node& n = *loc.node;
+  std::string wrapped = wrapping_hint(n, s, cs);
+  if (!wrapped.empty() || !n.is_string()) return wrapped;
+  return seconds_hint(loc.label, n.display(), n.text);
 }
 
 // The accepted value a wrong one most likely meant: the same in another case, the one value whose
@@ -239,7 +248,7 @@ void report(const Located& loc, ErrorKind kind, const std::string& description, 
         sink.add(Code::TYPE_MISMATCH, loc.path, mark,
                  field + " must be " + expected + ", not " + std::string(n.kind_name()) +
                      (n.is_scalar() ? " (" + n.display() + ")" : ""),
-                 s ? wrapping_hint(n, *s, cs) + (n.is_string() ? seconds_hint(loc.label, n.display(), n.text) : "") : std::string());
+                 s ? mismatch_hint(loc, *s, cs) : std::string());
       }
       return;
     }
