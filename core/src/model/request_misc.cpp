@@ -23,6 +23,22 @@ bool valid_tag(std::string_view t) {
   return std::all_of(t.begin(), t.end(), [&](char c) { return alnum(c) || c == '.' || c == '_' || c == '-'; });
 }
 
+// A tag as near to `t` as the rules allow, for a hint: other characters become '-', runs of '-'
+// one, and the ends are cut back to 59 characters, a letter or digit at the end and no '-' at the
+// start ("été-2024" → "t-2024"); "" when nothing is left.
+std::string nearest_tag(std::string_view t) {
+  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
+  std::string out;
+  for (char ch : t) {
+    if (out.size() == 59) break;
+    char kept = alnum(ch) || ch == '.' || ch == '_' ? ch : '-';
+    if (kept == '-' && (out.empty() || out.back() == '-')) continue;
+    out += kept;
+  }
+  while (!out.empty() && !alnum(out.back())) out.pop_back();
+  return out;
+}
+
 void check_tags(RequestCompiler& c) {
   const MergedField* f = c.m.field("tags");
   if (!f || !f->value().is_array()) return;
@@ -44,8 +60,10 @@ void check_tags(RequestCompiler& c) {
     const Node& t = items[i];
     if (!t.is_string()) continue;
     if (!valid_tag(t.text)) {
+      std::string near = nearest_tag(t.text);
       c.report_at(Code::TAG_INVALID, f->parts[i],
-                  "tag " + t.display() + " must be 1 to 59 characters of letters, digits, '.', '_' or '-', ending in a letter or digit");
+                  "tag " + t.display() + " must be 1 to 59 characters of letters, digits, '.', '_' or '-', ending in a letter or digit",
+                  near.empty() ? std::string() : "write e.g. " + quoted(near));
       if (items.size() > 16) seen.emplace(t.text, i);
     } else if (auto k = first(i)) {
       Diagnostic& d = c.report_at(Code::TAG_DUPLICATE, f->parts[i],

@@ -76,9 +76,11 @@ DeclaredRule read_declared(RequestCompiler& c, const Cursor& at, std::size_t ind
       c.report(Code::NET_HOSTNAME_INVALID, h, "dns_name cannot be \"*\"; that is a policy ceiling, not a sandbox grant",
                "name the hosts, e.g. \"pypi.org\" or \"*.example.com\"");
     } else if (form == HostnameForm::invalid) {
+      std::string hint = host_in_url_hint(r.hostname);
+      if (hint.empty()) hint = "name the hosts, e.g. \"pypi.org\" or \"*.example.com\"";
       c.report(Code::NET_HOSTNAME_INVALID, h,
                "dns_name " + h.node->display() + " must be a DNS-1123 subdomain or a single leftmost wildcard (*.example.com)",
-               host_in_url_hint(r.hostname));
+               hint);
     }
     // Ports the schema refused (an entry that is a string or a float) have their error already; the
     // SDK raises that TypeError before it looks at what the ports are.

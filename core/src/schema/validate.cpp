@@ -185,11 +185,17 @@ std::string wrapping_hint(const Node& n, const Value& s, const CompiledSchema& c
 }
 
 // What to write instead of a value of the wrong type, when it can be said: the scalar inside the
-// list or object it belongs in, or a duration in seconds ("2h" for max_lifetime_seconds).
+// list or object it belongs in; a number quoted where a string goes (cpu: 2, whose quantity the
+// SDK takes only as a string); digits unquoted where a count goes (gpu: "1"); or a duration in
+// seconds ("2h" for max_lifetime_seconds).
 std::string mismatch_hint(const Located& loc, const Value& s, const CompiledSchema& cs) {
   const Node& n = *loc.node;
   std::string wrapped = wrapping_hint(n, s, cs);
-  if (!wrapped.empty() || !n.is_string()) return wrapped;
+  if (!wrapped.empty()) return wrapped;
+  if (n.is_number() && allows_type(s, "string")) return "quote it: " + quoted(n.display());
+  if (!n.is_string()) return {};
+  bool digits = !n.text.empty() && n.text.size() <= 18 && n.text.find_first_not_of("0123456789") == std::string::npos;
+  if (digits && allows_type(s, "integer")) return "write the number without quotes: " + n.text;
   return seconds_hint(loc.label, n.display(), n.text);
 }
 
@@ -234,7 +240,7 @@ void report(const Located& loc, ErrorKind kind, const std::string& description, 
       bool wants_int = s && allows_type(*s, "integer");
       if (auto c = code_override(s, "x-sandgate-type-code")) {
         sink.add(*c, loc.path, mark, field + " must be " + expected + ", not " + std::string(n.kind_name()),
-                 wrapping_hint(n, *s, cs));
+                 mismatch_hint(loc, *s, cs));
       } else if (wants_string && n.style == ScalarStyle::plain && (n.is_bool() || n.is_number())) {
         // Not null: `~`, `null` and an empty value all arrive without their spelling, and quoting
         // one would make the string "null", which is not what was meant; null is a plain mismatch.
