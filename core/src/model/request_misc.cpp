@@ -16,26 +16,27 @@ namespace sandgate::model {
 namespace {
 
 // The TypeScript SDK's tag form: ^[A-Za-z0-9._-]*[A-Za-z0-9]$, at most 59 characters.
+constexpr std::size_t k_tag_max = 59;
+bool tag_end_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+bool tag_char(char c) { return tag_end_char(c) || c == '.' || c == '_' || c == '-'; }
+
 bool valid_tag(std::string_view t) {
-  if (t.empty() || t.size() > 59) return false;
-  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
-  if (!alnum(t.back())) return false;
-  return std::all_of(t.begin(), t.end(), [&](char c) { return alnum(c) || c == '.' || c == '_' || c == '-'; });
+  if (t.empty() || t.size() > k_tag_max || !tag_end_char(t.back())) return false;
+  return std::all_of(t.begin(), t.end(), tag_char);
 }
 
 // A tag as near to `t` as the rules allow, for a hint: other characters become '-', runs of '-'
 // one, and the ends are cut back to 59 characters, a letter or digit at the end and no '-' at the
 // start ("été-2024" → "t-2024"); "" when nothing is left.
 std::string nearest_tag(std::string_view t) {
-  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
   std::string out;
   for (char ch : t) {
-    if (out.size() == 59) break;
-    char kept = alnum(ch) || ch == '.' || ch == '_' ? ch : '-';
+    if (out.size() == k_tag_max) break;
+    char kept = tag_char(ch) ? ch : '-';
     if (kept == '-' && (out.empty() || out.back() == '-')) continue;
     out += kept;
   }
-  while (!out.empty() && !alnum(out.back())) out.pop_back();
+  while (!out.empty() && !tag_end_char(out.back())) out.pop_back();
   return out;
 }
 
