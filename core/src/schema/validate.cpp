@@ -66,6 +66,8 @@ struct Located {
   const Value* schema = nullptr;
   std::string path;
   std::string label;  // how a message names it: "maxCpu", "allowed_media[0]"
+  const Node* parent = nullptr;          // the object the node is a member of, if it is one
+  const Value* parent_schema = nullptr;  // and that object's schema
 };
 
 Located locate(const Node& root, const CompiledSchema& cs, const std::vector<std::string>& context,
@@ -78,6 +80,8 @@ Located locate(const Node& root, const CompiledSchema& cs, const std::vector<std
     if (loc.node->is_object()) {
       const Member* m = loc.node->find_member(token);
       if (!m) break;
+      loc.parent = loc.node;
+      loc.parent_schema = loc.schema;
       loc.member = m;
       loc.node = &m->value;
       loc.path = pointer_join(loc.path, m->input_key());
@@ -87,6 +91,8 @@ Located locate(const Node& root, const CompiledSchema& cs, const std::vector<std
       std::size_t idx = std::strtoul(token.c_str(), nullptr, 10);
       if (idx >= loc.node->items.size()) break;
       loc.member = nullptr;
+      loc.parent = nullptr;
+      loc.parent_schema = nullptr;
       loc.node = &loc.node->items[idx];
       loc.path = pointer_join(loc.path, idx);
       loc.label = (loc.label.empty() ? std::string("item") : loc.label) + "[" + std::to_string(idx) + "]";
@@ -184,12 +190,41 @@ std::string wrapping_hint(const Node& n, const Value& s, const CompiledSchema& c
   return {};
 }
 
-// What to write instead of a value of the wrong type, when it can be said: the scalar inside the
+// A list where one value goes: a list of one is that value; a command written as Kubernetes writes
+// it (command: ["python", "-c", "…"]) is the program and its arguments, which the SDK takes apart,
+// in "command" and its sibling "args".
+std::string unwrapping_hint(const Located& loc, const Value& s, const CompiledSchema& cs) {
+  const Node& n = *loc.node;
+  if (!n.is_array() || n.items.empty() || allows_type(s, "array")) return {};
+  const Node& first = n.items.front();
+  if (!first.is_scalar() || first.is_null() || !accepts(s, first)) return {};
+  if (n.items.size() == 1) return "write it without the list: " + first.display();
+  if (loc.label != "command" || !loc.parent_schema) return {};
+  const Value* args = member_schema(cs, *loc.parent_schema, "args");
+  if (!args || !allows_type(*args, "array")) return {};
+  constexpr std::size_t k_shown = 4;
+  std::string rest;
+  for (std::size_t i = 1; i < n.items.size(); ++i) {
+    if (!n.items[i].is_string()) return {};
+    if (i <= k_shown) rest += (i > 1 ? ", " : "") + n.items[i].display();
+  }
+  if (n.items.size() > k_shown + 1) rest += ", …";
+  if (loc.parent && loc.parent->find_member("args")) {
+    return "\"command\" takes the program alone: " + first.display() + "; put " + rest + " at the start of \"args\"";
+  }
+  return "\"command\" takes the program alone and \"args\" its arguments: command: " + first.display() +
+         ", args: [" + rest + "]";
+}
+
+// What to write instead of a value of the wrong type, when it can be said: the one value of a
+// list where one value goes, or the program and arguments of a command; the scalar inside the
 // list or object it belongs in; a number quoted where a string goes (cpu: 2, whose quantity the
 // SDK takes only as a string); digits unquoted where a count goes (gpu: "1"); or a duration in
 // seconds ("2h" for max_lifetime_seconds).
 std::string mismatch_hint(const Located& loc, const Value& s, const CompiledSchema& cs) {
   const Node& n = *loc.node;
+  std::string unwrapped = unwrapping_hint(loc, s, cs);
+  if (!unwrapped.empty()) return unwrapped;
   std::string wrapped = wrapping_hint(n, s, cs);
   if (!wrapped.empty()) return wrapped;
   if (n.is_number() && allows_type(s, "string")) return "quote it: " + quoted(n.display());
