@@ -60,6 +60,13 @@ TEST(Spelling, names_with_a_word_of_the_key) {
   EXPECT_EQ(sandgate::names_with_words("cpux", fields), V{});   // nor any letter but "s"
   EXPECT_EQ(sandgate::names_with_words("cpu_memory", fields), V{});  // no name has both
   EXPECT_EQ(sandgate::names_with_words("id", fields), V{});  // under 3 letters: too common
+  // A word's first letters, three or more, stand for it; not fewer, not letters from its middle.
+  EXPECT_EQ(sandgate::names_with_words("env", fields), (V{"environment_variables"}));
+  EXPECT_EQ(sandgate::names_with_words("env_var", fields), (V{"environment_variables"}));
+  EXPECT_EQ(sandgate::names_with_words("ceil", fields), (V{"cpu_ceiling"}));
+  EXPECT_EQ(sandgate::names_with_words("en", fields), V{});
+  EXPECT_EQ(sandgate::names_with_words("iron", fields), V{});
+  EXPECT_EQ(sandgate::names_with_words("environmentx", fields), V{});  // longer than the word
   EXPECT_EQ(sandgate::names_with_words("_cpu__", fields), (V{"max_cpu", "min_cpu", "cpu_ceiling"}));
   EXPECT_EQ(sandgate::names_with_words("__", fields), V{});
   // Longer than any name: a pasted value, not read word by word (each word would be compared

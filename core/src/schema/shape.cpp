@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "sandgate/small_vector.h"
+#include "schema/other_names.h"
 #include "util/text.h"
 
 namespace sandgate::schema {
@@ -242,6 +243,24 @@ struct Walker {
     return "a field " + join_and(shown) + (shown.size() == 1 ? ": move it there" : ": move it to the one you mean");
   }
 
+  // "did you mean \"gpu\"? (\"nvidia.com/gpu\" is Kubernetes's name for it)" when the field is at
+  // this level, or its places when it is elsewhere; "" when `key` is no other tool's name of a
+  // field of this kind of document.
+  std::string other_tools_name_hint(const std::string& key, const std::string& snake,
+                                    const std::vector<std::string>& names) const {
+    std::optional<OtherName> other = other_tools_name(snake);
+    if (!other) return {};
+    bool camel = key != snake;
+    std::string field = camel ? to_camel_case(other->field) : std::string(other->field);
+    std::string whose = std::string(other->tool) + "'s name";
+    if (std::find(names.begin(), names.end(), other->field) != names.end()) {
+      return "did you mean \"" + field + "\"? (" + shown_text(key) + " is " + whose + " for it)";
+    }
+    std::string places = list_depth == 0 ? places_of(other->field) : std::string();
+    if (places.empty()) return {};
+    return shown_text(key) + " is " + whose + " for \"" + field + "\", " + places;
+  }
+
   void report_unknown_now(const Member& m, const SchemaNode& s, DiagnosticSink& out) {
     const auto& names = s.property_names;
     const std::string snake = to_snake_case(m.key);
@@ -249,7 +268,9 @@ struct Walker {
     // A real field's name is stronger evidence than a near spelling: "gpu" in /resources/requests
     // is the field of /resources, not a typo of "cpu".
     std::string elsewhere = list_depth == 0 ? places_of(snake) : std::string();
-    std::string guess = elsewhere.empty() ? closest_match(snake, names) : std::string();
+    // Another tool's name for one of our fields is as strong: it is what the user copied.
+    std::string renamed = elsewhere.empty() ? other_tools_name_hint(m.key, snake, names) : std::string();
+    std::string guess = elsewhere.empty() && renamed.empty() ? closest_match(snake, names) : std::string();
     std::string hint;
     std::optional<std::string_view> other_kind;
     if (guess.empty() && path.at_top()) other_kind = kind_with_top_level(snake, kind);
@@ -260,6 +281,8 @@ struct Walker {
       if (!elsewhere.empty()) hint += " (in " + std::string(kind_name(kind)) + " it is " + elsewhere + ")";
     } else if (!elsewhere.empty()) {
       hint = shown_text(m.key) + " is " + elsewhere;
+    } else if (!renamed.empty()) {
+      hint = renamed;
     } else if (!guess.empty()) {
       hint = "did you mean \"" + (camel ? to_camel_case(guess) : guess) + "\"?";
     } else if (std::vector<std::string> near = names_with_words(snake, names);

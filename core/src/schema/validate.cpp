@@ -216,8 +216,40 @@ std::string unwrapping_hint(const Located& loc, const Value& s, const CompiledSc
          ", args: [" + rest + "]";
 }
 
+// A list where a map of names to strings goes, written as Kubernetes writes a pod's env
+// ([{name: A, value: b}]) or as Docker does (["A=b"]): the map it means. An item of another
+// shape (Kubernetes's valueFrom, a value that is not a string) leaves the list without a hint.
+std::string map_hint(const Node& n, const Value& s) {
+  if (!n.is_array() || n.items.empty() || allows_type(s, "array") || !allows_type(s, "object") || !s.IsObject()) return {};
+  auto values = s.FindMember("additionalProperties");
+  if (values == s.MemberEnd() || !values->value.IsObject() || s.HasMember("properties")) return {};
+  constexpr std::size_t k_shown = 4;
+  std::string pairs;
+  for (std::size_t i = 0; i < n.items.size(); ++i) {
+    const Node& item = n.items[i];
+    std::string name, value;
+    if (item.is_object()) {
+      const Member* nm = item.find_member("name");
+      const Member* vm = item.find_member("value");
+      if (item.members.size() != 2 || !nm || !vm || !nm->value.is_string() || !vm->value.is_string()) return {};
+      name = nm->value.text;
+      value = vm->value.text;
+    } else if (item.is_string() && item.text.find('=') != std::string::npos && item.text.front() != '=') {
+      std::size_t eq = item.text.find('=');
+      name = item.text.substr(0, eq);
+      value = item.text.substr(eq + 1);
+    } else {
+      return {};
+    }
+    if (i < k_shown) pairs += (i ? ", " : "") + Node::make_string(name).display() + ": " + Node::make_string(value).display();
+  }
+  if (n.items.size() > k_shown) pairs += ", …";
+  return "write an object of names and values: {" + pairs + "}";
+}
+
 // What to write instead of a value of the wrong type, when it can be said: the one value of a
-// list where one value goes, or the program and arguments of a command; the scalar inside the
+// list where one value goes, or the program and arguments of a command; the map a list of
+// name/value pairs means; the scalar inside the
 // list or object it belongs in; a number quoted where a string goes (cpu: 2, whose quantity the
 // SDK takes only as a string); digits unquoted where a count goes (gpu: "1"); or a duration in
 // seconds ("2h" for max_lifetime_seconds).
@@ -225,6 +257,8 @@ std::string mismatch_hint(const Located& loc, const Value& s, const CompiledSche
   const Node& n = *loc.node;
   std::string unwrapped = unwrapping_hint(loc, s, cs);
   if (!unwrapped.empty()) return unwrapped;
+  std::string map = map_hint(n, s);
+  if (!map.empty()) return map;
   std::string wrapped = wrapping_hint(n, s, cs);
   if (!wrapped.empty()) return wrapped;
   if (n.is_number() && allows_type(s, "string")) return "quote it: " + quoted(n.display());

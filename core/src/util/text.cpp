@@ -128,6 +128,11 @@ bool same_word(std::string_view a, std::string_view b) {
   return a == b || plural_of(a, b) || plural_of(b, a);
 }
 
+// "env" for environment, "mem" for memory: the first three letters or more of a longer word.
+bool abbreviates(std::string_view a, std::string_view word) {
+  return a.size() >= 3 && word.size() > a.size() && word.substr(0, a.size()) == a;
+}
+
 }  // namespace
 
 std::vector<std::string> names_with_words(std::string_view word, const std::vector<std::string>& candidates) {
@@ -142,7 +147,7 @@ std::vector<std::string> names_with_words(std::string_view word, const std::vect
   for (const std::string& c : candidates) {
     const std::vector<std::string_view> has = snake_words(c);
     bool all = std::all_of(wanted.begin(), wanted.end(), [&](std::string_view w) {
-      return std::any_of(has.begin(), has.end(), [&](std::string_view h) { return same_word(w, h); });
+      return std::any_of(has.begin(), has.end(), [&](std::string_view h) { return same_word(w, h) || abbreviates(w, h); });
     });
     if (all) out.push_back(c);
   }

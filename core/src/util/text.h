@@ -18,9 +18,9 @@ std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t ca
 // The candidate closest to `word` within a distance that still reads as a typo, or "".
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
 // The candidates (snake_case names) that have every word of `word` among their own words, a
-// plural matching its singular: "cpu" → max_cpu, default_cpu, cpu_ceiling; "image" →
-// container_image. A word shorter than 3 letters makes no match ("id" is in too many names to
-// point at one).
+// plural matching its singular and a word's first letters (3 or more) the word: "cpu" → max_cpu,
+// default_cpu, cpu_ceiling; "image" → container_image; "env" → environment_variables. A word
+// shorter than 3 letters makes no match ("id" is in too many names to point at one).
 std::vector<std::string> names_with_words(std::string_view word, const std::vector<std::string>& candidates);
 // A duration written for a field counted in seconds ("90s", "15m", "1h", "2d"), in seconds;
 // nullopt for anything else, or past a year's worth of digits.
