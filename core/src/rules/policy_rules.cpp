@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "rules/image_allowlists.h"
 #include "util/net.h"
 #include "util/text.h"
 
@@ -338,6 +339,7 @@ void check_policy(const Cursor& policy, const model::PolicyModel& m, DiagnosticS
   check_base(policy, sink);
   check_base_metadata(policy, sink);
   check_resource_bounds(m, sink);
+  check_image_allowlists(policy, sink);
   // The model read every object entry of the four lists once, in order; the rules are checked
   // from those reads (reading each rule again here was a tenth of a policy compile).
   Cursor net = policy["constraints"]["network"];
