@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "util/net.h"
 #include "util/text.h"
 
 namespace sandgate::schema {
@@ -247,9 +248,35 @@ std::string map_hint(const Node& n, const Value& s) {
   return "write an object of names and values: {" + pairs + "}";
 }
 
+// A bare address or host name where a network rule goes (allowed_egress: [10.0.0.0/8, pypi.org]):
+// the rule it stands for, with the peer field this schema has (https_hostname in a policy,
+// dns_name in a sandbox). An address alone is its /32 or /128; whether a prefix is canonical is
+// the CIDR rule's to say, so the text is kept as written.
+std::string rule_hint(const Node& n, const Value& s, const CompiledSchema& cs) {
+  if (!n.is_string() || n.text.empty() || !s.IsObject() || allows_type(s, "string")) return {};
+  // A rule selects one of several peers (cidr, tenant, …); a cidr block has a cidr but no tenant.
+  const Value* cidr = member_schema(cs, s, "cidr");
+  if (!cidr || !member_schema(cs, s, "tenant")) return {};
+  std::string prefix = n.text;
+  if (prefix.find('/') == std::string::npos) prefix += prefix.find(':') == std::string::npos ? "/32" : "/128";
+  if (ParsedPrefix p = parse_prefix(prefix); p.problem != PrefixProblem::syntax) {
+    if (p.problem == PrefixProblem::ipv4_mapped) return {};
+    std::string value = quoted(prefix);
+    if (allows_type(*cidr, "object")) value = "{\"cidr\": " + value + "}";
+    return "write a rule: {\"cidr\": " + value + "}";
+  }
+  std::string host = host_in_url(n.text);
+  if (host.empty()) host = ascii_lower(n.text);
+  if (classify_hostname(host) == HostnameForm::invalid) return {};
+  for (const char* field : {"https_hostname", "dns_name"}) {
+    if (member_schema(cs, s, field)) return "write a rule: {\"" + std::string(field) + "\": " + quoted(host) + "}";
+  }
+  return {};
+}
+
 // What to write instead of a value of the wrong type, when it can be said: the one value of a
 // list where one value goes, or the program and arguments of a command; the map a list of
-// name/value pairs means; the scalar inside the
+// name/value pairs means; the network rule a bare address or host name stands for; the scalar inside the
 // list or object it belongs in; a number quoted where a string goes (cpu: 2, whose quantity the
 // SDK takes only as a string); digits unquoted where a count goes (gpu: "1"); or a duration in
 // seconds ("2h" for max_lifetime_seconds).
@@ -261,6 +288,8 @@ std::string mismatch_hint(const Located& loc, const Value& s, const CompiledSche
   if (!map.empty()) return map;
   std::string wrapped = wrapping_hint(n, s, cs);
   if (!wrapped.empty()) return wrapped;
+  std::string rule = rule_hint(n, s, cs);
+  if (!rule.empty()) return rule;
   if (n.is_number() && allows_type(s, "string")) return "quote it: " + quoted(n.display());
   if (!n.is_string()) return {};
   bool digits = !n.text.empty() && n.text.size() <= 18 && n.text.find_first_not_of("0123456789") == std::string::npos;
