@@ -47,21 +47,26 @@ void check_base(const Cursor& policy, DiagnosticSink& sink) {
   }
 }
 
-// base is opaque, but its metadata.annotations and metadata.labels become Pod metadata, where
-// Kubernetes takes only string values (SPEC §1.2): an unquoted `yes` or `8080` would make every
-// sandbox of this runner fail to start, so it is an error here, with the same quote hint as
-// anywhere else a string is wanted. (null is left alone: it decodes as "".)
+// base is opaque, but its metadata.annotations, metadata.labels and spec.nodeSelector become the
+// Pod's, where Kubernetes takes only string values (SPEC §1.2): an unquoted `yes` or `8080` would
+// make every sandbox of this runner fail to start, so it is an error here, with the same quote
+// hint as anywhere else a string is wanted. (null is left alone: it decodes as "".)
 void check_base_metadata(const Cursor& policy, DiagnosticSink& sink) {
-  Cursor meta = policy["base"]["metadata"];
-  for (const char* map : {"annotations", "labels"}) {
-    Cursor c = meta[map];
+  Cursor base = policy["base"];
+  struct StringMap {
+    const char* part;
+    const char* map;
+  };
+  for (const auto& [part, map] : {StringMap{"metadata", "annotations"}, StringMap{"metadata", "labels"},
+                                  StringMap{"spec", "nodeSelector"}}) {
+    Cursor c = base[part][map];
     if (!c || !c.node->is_object()) continue;
     for (const auto& m : c.node->members) {
       const Node& v = m.value;
       if (v.is_string() || v.is_null()) continue;
       std::string path = pointer_join(c.path(), m.key);
       Mark mark = v.mark.placed() ? v.mark : m.key_mark;
-      std::string where = std::string("base metadata.") + map + " value of " + quoted(m.key);
+      std::string where = std::string("base ") + part + "." + map + " value of " + quoted(m.key);
       if (v.is_scalar() && v.style == ScalarStyle::plain) {
         sink.add(Code::NOT_A_STRING, path, mark,
                  where + " must be a string, but YAML reads " + v.text + " as " + std::string(v.kind_name()),
