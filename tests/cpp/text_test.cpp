@@ -122,3 +122,19 @@ TEST(Spelling, bounded_distance_agrees_with_the_full_one) {
     EXPECT_EQ(sandgate::closest_match(a, candidates), full_closest(a, candidates)) << a;
   }
 }
+
+TEST(Spelling, the_allowed_value_a_refused_one_meant) {
+  using V = std::vector<std::string>;
+  V classes = {"kata-qemu", "kata-clh", "gvisor"};
+  EXPECT_EQ(sandgate::nearest_allowed(" Kata-Qemu\t", classes), "kata-qemu");  // case and spaces
+  EXPECT_EQ(sandgate::nearest_allowed("kata-qemy", classes), "kata-qemu");     // a typo
+  EXPECT_EQ(sandgate::nearest_allowed("gvisor.v2", classes), "gvisor");         // close enough already
+  EXPECT_EQ(sandgate::nearest_allowed("kata", classes), "");                    // starts two: neither
+  EXPECT_EQ(sandgate::nearest_allowed("kata", V{"kata-qemu", "gvisor"}), "kata-qemu");
+  EXPECT_EQ(sandgate::nearest_allowed("kata", V{"kata_qemu"}), "kata_qemu");
+  EXPECT_EQ(sandgate::nearest_allowed("kat", V{"kata.qemu.long"}), "");  // not at a separator
+  EXPECT_EQ(sandgate::nearest_allowed("kata", V{"katarina"}), "");      // nor inside a word
+  EXPECT_EQ(sandgate::nearest_allowed("runc", classes), "");
+  EXPECT_EQ(sandgate::nearest_allowed("  ", classes), "");
+  EXPECT_EQ(sandgate::nearest_allowed("x", V{}), "");
+}

@@ -136,7 +136,8 @@ void check_image_security_instance(const RuleInput& in, const model::PolicyModel
         std::string list;
         for (const auto& a : cx.policy.allowed_instance_types) list += (list.empty() ? "" : ", ") + a;
         m = "instance_type \"" + cx.request.instance_type.value + "\" is not allowed (" + list + ")";
-        h = "pin an allowed instance type, or leave it unset";
+        std::string meant = nearest_allowed(cx.request.instance_type.value, cx.policy.allowed_instance_types);
+        h = meant.empty() ? "pin an allowed instance type, or leave it unset" : "did you mean " + quoted(meant) + "? Or leave it unset";
       });
       relate_policy(found, pm.allowed_instance_types_origin, "the allowed instance types are listed here");
     }

@@ -22,7 +22,10 @@ void resolve_runtime_class(const RuleInput& in, const model::PolicyModel& pm, Re
         m = "runtime_class \"" + cx.request.runtime_class.value + "\" is not allowed: " +
             (classes.empty() ? "the policy's allowed_runtime_classes is empty, so no runtime class can be pinned"
                              : "allowed_runtime_classes is " + join_or(quoted_allowed));
-        h = classes.empty() ? "leave runtime_class unset to get the policy's default" : "pin one of the allowed classes, or leave it unset";
+        std::string meant = nearest_allowed(cx.request.runtime_class.value, classes);
+        h = classes.empty()  ? "leave runtime_class unset to get the policy's default"
+            : meant.empty() ? "pin one of the allowed classes, or leave it unset"
+                            : "did you mean " + quoted(meant) + "? Or leave it unset";
       });
       relate_policy(found, pm.allowed_runtime_classes_origin, "the allowed classes are listed here");
     }

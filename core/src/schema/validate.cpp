@@ -276,7 +276,8 @@ std::string rule_hint(const Node& n, const Value& s, const CompiledSchema& cs) {
 
 // What to write instead of a value of the wrong type, when it can be said: the one value of a
 // list where one value goes, or the program and arguments of a command; the map a list of
-// name/value pairs means; the network rule a bare address or host name stands for; the scalar inside the
+// name/value pairs means; the network rule a bare address or host name stands for; true or false
+// unquoted; the scalar inside the
 // list or object it belongs in; a number quoted where a string goes (cpu: 2, whose quantity the
 // SDK takes only as a string); digits unquoted where a count goes (gpu: "1"); or a duration in
 // seconds ("2h" for max_lifetime_seconds).
@@ -292,6 +293,9 @@ std::string mismatch_hint(const Located& loc, const Value& s, const CompiledSche
   if (!rule.empty()) return rule;
   if (n.is_number() && allows_type(s, "string")) return "quote it: " + quoted(n.display());
   if (!n.is_string()) return {};
+  if (std::string lower = ascii_lower(n.text); (lower == "true" || lower == "false") && allows_type(s, "boolean")) {
+    return "write " + lower + " without quotes";
+  }
   bool digits = !n.text.empty() && n.text.size() <= 18 && n.text.find_first_not_of("0123456789") == std::string::npos;
   if (digits && allows_type(s, "integer")) return "write the number without quotes: " + n.text;
   return seconds_hint(loc.label, n.display(), n.text);

@@ -135,6 +135,27 @@ bool abbreviates(std::string_view a, std::string_view word) {
 
 }  // namespace
 
+std::string nearest_allowed(std::string_view value, const std::vector<std::string>& allowed) {
+  std::size_t first = value.find_first_not_of(" \t");
+  std::size_t last = value.find_last_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  const std::string wanted = ascii_lower(value.substr(first, last - first + 1));
+  for (const auto& a : allowed) {
+    if (ascii_lower(a) == wanted) return a;
+  }
+  if (std::string near = closest_match(wanted, allowed); !near.empty()) return near;
+  const std::string* only = nullptr;
+  for (const auto& a : allowed) {
+    std::string lower = ascii_lower(a);
+    bool part = lower.size() > wanted.size() && lower.compare(0, wanted.size(), wanted) == 0 &&
+                (lower[wanted.size()] == '-' || lower[wanted.size()] == '_' || lower[wanted.size()] == '.');
+    if (!part) continue;
+    if (only) return {};
+    only = &a;
+  }
+  return only ? *only : std::string();
+}
+
 std::vector<std::string> names_with_words(std::string_view word, const std::vector<std::string>& candidates) {
   constexpr std::size_t k_longest = 64;  // longer than any field name: a pasted value, not a name
   if (word.size() > k_longest) return {};
