@@ -43,6 +43,9 @@ K8S_BASE = [
     "runtimeClassName", "initContainers", "terminationGracePeriodSeconds", "nodeSelector",
     "schedulerName", "tolerations", "privileged",
 ]
+# What a user copies from a pod spec or a Dockerfile, and the spellings the hints rewrite.
+OTHER_TOOLS = ["nvidia.com/gpu", "env", "imagePullSecrets", "workdir", "entrypoint", "cmd", "valueFrom",
+               "https://", "docker://", "@sha256:", "A=b", "10.0.0.0/8", "pypi.org", "localhost:5000"]
 QUANTITY_SUFFIXES = ["m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "n", "u"]
 QUANTITY_TOKENS = QUANTITY_SUFFIXES + [
     "e", "E", "e3", "e-3", "E+30", "e31", "e-31", ".", "+", "-", " ", "\t", "0", "1", "9",
@@ -144,6 +147,7 @@ def main() -> None:
     write("policy_yaml.dict", "fuzz_policy_yaml: runner policies as YAML", {
         "policy fields (snake_case and lowerCamelCase), legacy aliases": yaml_keys(policy_keys),
         "Kubernetes fields inside base": yaml_keys(K8S_BASE),
+        "other tools' names and spellings": OTHER_TOOLS,
         "enum values": penums + ENUM_WORDS,
         "annotation prefixes, registries, schedulers": ANNOTATION_PREFIXES,
         "quantity suffixes": QUANTITY_TOKENS,
@@ -154,6 +158,7 @@ def main() -> None:
     write("policy_json.dict", "fuzz_policy_json: runner policies as JSON", {
         "policy fields (snake_case and lowerCamelCase), legacy aliases": json_keys(policy_keys),
         "Kubernetes fields inside base": json_keys(K8S_BASE),
+        "other tools' names and spellings": [f'"{w}"' for w in OTHER_TOOLS],
         "enum values": [f'"{e}"' for e in penums + ENUM_WORDS],
         "annotation prefixes, registries, schedulers": [f'"{a}"' for a in ANNOTATION_PREFIXES],
         "quantities": [f'"{q}"' for q in QUANTITY_TOKENS] + QUANTITY_SUFFIXES,
@@ -163,6 +168,7 @@ def main() -> None:
     write("sandbox.dict", "fuzz_sandbox: sandbox requests (Sandbox.run() keyword arguments) as YAML or JSON", {
         "sandbox fields (snake_case and camelCase), removed keys, documented older fields": yaml_keys(sandbox_keys),
         "the same as JSON keys": json_keys(sandbox_keys),
+        "other tools' names and spellings": OTHER_TOOLS,
         "enum values": senums + ENUM_WORDS,
         "annotation prefixes, registries, runners": ANNOTATION_PREFIXES + ["prod-us-east-1", "slurm-1", "locked"],
         "quantity suffixes": QUANTITY_TOKENS,
@@ -180,6 +186,7 @@ def main() -> None:
         "sandbox fields": yaml_keys(sandbox_keys),
         "runner and org fields": yaml_keys(with_camel(rkeys + okeys)),
         "Kubernetes fields inside base": yaml_keys(K8S_BASE),
+        "other tools' names and spellings": OTHER_TOOLS,
         "enum values": penums + senums + renums + ENUM_WORDS,
         "annotation prefixes, registries, schedulers, runners": ANNOTATION_PREFIXES + ["prod-us-east-1", "slurm-1", "locked"],
         "quantity suffixes": QUANTITY_TOKENS,
