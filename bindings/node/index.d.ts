@@ -223,6 +223,8 @@ export interface CheckResult extends ValidationResult {
   resolved?: { [field: string]: JsonValue };
   /** JSON Pointer into `resolved` → where the value came from (see below) */
   provenance?: Record<string, string>;
+  /** JSON Pointer into `resolved` → the SPEC rule that decided the value (`N-PL`, `N-QOS`, `R-TIME-2`, …) */
+  rules_applied?: Record<string, string>;
   /** `{count, type?, memory_gb?, eligible_types}` or null */
   gpu?: GpuResolution | null;
   /** `{value, from}`: `value` is the pinned or default class, or `<node-default>` */

@@ -56,7 +56,7 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 // of a plain value, lib/plain_json.js) and every other input is unchanging (`unchanging` below),
 // the addon keeps the native result and hands over only `ok` and the result's id. The first read
 // of a field asks for the head (src/result_head.h: the diagnostics and the small fields, with 0 in
-// place of `resolved` and `provenance`), the first read of either of those, or of the object as a
+// place of the DEFERRED fields below), the first read of one of those, or of the object as a
 // whole, for the whole result; then the native result is freed. The addon keeps the last
 // `native.keptResults` results of this thread only (a handle per result would be freed only by a
 // finalizer after an event-loop turn: a synchronous loop of checks piled them up); a result read
@@ -64,7 +64,9 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 // (immutable: mutating the input object afterwards changes nothing). A sandbox given as text keeps
 // the eager result: a value JSON cannot carry (.nan in YAML) then still comes as the plain object
 // the addon builds.
-const DEFERRED = ['resolved', 'provenance'];
+const DEFERRED = ['resolved', 'provenance', 'rules_applied'];
+const IS_DEFERRED = Object.create(null);
+for (const name of DEFERRED) IS_DEFERRED[name] = true;
 
 // util.inspect looks at a Proxy's target without its traps: until the target is filled, it carries
 // this hook, which fills it (through the Proxy, `this`: its ownKeys trap fills every field) and
@@ -133,7 +135,7 @@ class LazyResult {
   get(target, key) {
     if (this.open) {
       if (LAZY[key] === true) {
-        if (key === 'resolved' || key === 'provenance') this.fillDeferred(target);
+        if (IS_DEFERRED[key] === true) this.fillDeferred(target);
         else this.fill(target);
       } else if (key === 'raiseForErrors') {
         return raiseForErrors;

@@ -3,7 +3,7 @@
 // parses, anything else into a Node tree. Results are written as JSON text on the worker too: the
 // main thread only makes one string per result (result_json.h). An item whose every layer is text
 // (a string, the JSON text of a value) gets only the head of its result (result_head.h): writing
-// `resolved` and `provenance` was half of a record's work, and index.js checks such an item again
+// `resolved`, `provenance` and `rules_applied` was half of a record's work, and index.js checks such an item again
 // (checkItem, the same code on the main thread) when one of those is first read. checkTexts takes a
 // batch of plain items as one text (index.js, batchText).
 #include "check_many.h"

@@ -1,8 +1,8 @@
 // The native results of this environment's last lazy checks, so that a result's fields are made
 // from the result itself when first read, not from a second check (issue 12, item 2: result
 // objects wrap the native result). A check then hands over only its `ok` and an id; the diagnostics
-// and the small fields (the head, result_head.h) and `resolved` and `provenance` are written when
-// index.js first asks for them.
+// and the small fields (the head, result_head.h) and `resolved`, `provenance` and `rules_applied`
+// are written when index.js first asks for them.
 //
 // A ring of the last k_kept_results, not a handle per result: a handle (an External) is freed only
 // by its finalizer, after a GC and an event-loop turn, so a synchronous loop of checks piled them up

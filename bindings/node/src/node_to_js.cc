@@ -143,6 +143,9 @@ Napi::Object result_to_js(Napi::Env env, const sandgate::Result& r) {
     Napi::Object prov = Napi::Object::New(env);
     for (const auto& [path, from] : r.provenance()) prov.Set(str(env, path), str(env, from));
     o.Set("provenance", prov);
+    Napi::Object rules = Napi::Object::New(env);
+    for (const auto& [path, rule] : r.rules_applied()) rules.Set(str(env, path), str(env, rule));
+    o.Set("rules_applied", rules);
     if (auto g = r.gpu()) {
       Napi::Object gpu = Napi::Object::New(env);
       gpu.Set("count", int64(env, g->count));

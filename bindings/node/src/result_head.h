@@ -13,7 +13,7 @@
 namespace sandgate_node {
 
 // Writes the head of `r` into `out` (sandgate::result_head_to_json): the text result_to_json_text
-// would write with `resolved` and `provenance` as 0, or, for a result that was not checked, that
+// would write with `resolved`, `provenance` and `rules_applied` as 0, or, for a result that was not checked, that
 // whole text (nothing is deferred).
 // False, `out` unspecified, when JSON cannot carry a small field exactly (an integer beyond
 // ±(2^53 − 1)): the caller then hands over the whole result.

@@ -31,13 +31,15 @@ test('the package version is the repository VERSION', () => {
 test('check accepts the TypeScript SDK spelling and answers with the SPEC §7 fields', () => {
   const r = check({ containerImage: 'python:3.11', resources: { cpu: '1', memory: '1Gi' }, maxLifetimeSeconds: 900 });
   assert.equal(r.ok, true, JSON.stringify(r.diagnostics));
-  assert.deepEqual(Object.keys(r), ['ok', 'placement_mode', 'qos_class', 'runner', 'resolved', 'provenance', 'gpu',
-    'runtime_class', 'slurm', 'diagnostics']);
+  assert.deepEqual(Object.keys(r), ['ok', 'placement_mode', 'qos_class', 'runner', 'resolved', 'provenance',
+    'rules_applied', 'gpu', 'runtime_class', 'slurm', 'diagnostics']);
   assert.equal(r.placement_mode, 'serverless');
   assert.equal(r.qos_class, 'Guaranteed');
   assert.equal(r.resolved.container_image, 'python:3.11');
   assert.equal(r.resolved.max_lifetime_seconds, 900);
   assert.equal(r.provenance['/container_image'], 'sandbox');
+  assert.equal(r.rules_applied['/max_lifetime_seconds'], undefined, 'the request set it: no rule decided it');
+  assert.equal(r.rules_applied['/resources'], 'N-QOS');
   assert.equal(Object.getPrototypeOf(r), Object.prototype, 'results are plain objects');
   assert.equal(typeof r.raiseForErrors, 'function');
   assert.equal(Object.keys(r).includes('raiseForErrors'), false, 'raiseForErrors is not enumerable');

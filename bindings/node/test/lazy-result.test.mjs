@@ -209,8 +209,8 @@ test('checkMany and validatePolicy results are the same lazy objects', async () 
 });
 
 // Deferred fields (index.js, "Deferred fields"): a check whose sandbox went by the fast input path
-// hands over the head of its result; `resolved` and `provenance` come from the same call again on
-// first read.
+// hands over the head of its result; `resolved`, `provenance` and `rules_applied` come from the
+// same call again on first read.
 const decodeCase = (t) => {
   if (typeof t !== 'string') return undefined;
   const docs = YAML.parseAllDocuments(t, { version: '1.1' });
@@ -243,6 +243,9 @@ test('every conformance case from values: a result filled in either order is the
       assert.deepStrictEqual(other.resolved, eager.resolved, what);
       assert.deepStrictEqual(other.provenance, eager.provenance, what);
       assertSame(other, eager, `${what} (deferred first)`);
+      const third = run();
+      assert.deepStrictEqual(third.rules_applied, eager.rules_applied, what);
+      assertSame(third, eager, `${what} (rules_applied first)`);
       deferred += types.isProxy(lazy) && plainJson(sandbox) !== undefined;
     }
   }

@@ -40,4 +40,9 @@ test('a checked result, its diagnostics, related locations and sources have the 
 test('a result whose layer could not be read has ok and diagnostics only', () => {
   const r = check('resources: [\n');
   assert.deepEqual(Object.keys(r), ['ok', 'diagnostics']);
+  // Python reads the same absence as empty collections and None (docs/python.md).
+  for (const name of ['resolved', 'provenance', 'rules_applied', 'other_candidates', 'placement_mode',
+    'qos_class', 'runner', 'gpu', 'runtime_class', 'slurm']) {
+    assert.equal(r[name], undefined, name);
+  }
 });

@@ -100,6 +100,7 @@ class Result(DiagnosticLists):
                 runner=None if runner is None else {"id": runner, "other_candidates": self.other_candidates},
                 resolved=self.resolved,
                 provenance=self.provenance,
+                rules_applied=self.rules_applied,
                 gpu=self.gpu,
                 runtime_class=self.runtime_class,
                 slurm=self.slurm,

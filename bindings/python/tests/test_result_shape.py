@@ -56,6 +56,9 @@ def test_an_unread_layer_gives_ok_and_diagnostics_only() -> None:
     r = sandgate.check("resources: [\n")
     assert list(r.to_dict()) == ["ok", "diagnostics"]
     assert r.to_dict() == json.loads(r.to_json(False))
+    # The absent members as Python reads them (docs/python.md): empty collections, else None.
+    assert (r.resolved, r.provenance, r.rules_applied, r.other_candidates) == ({}, {}, {}, [])
+    assert [r.placement_mode, r.qos_class, r.runner, r.gpu, r.runtime_class, r.slurm] == [None] * 6
 
 
 def test_each_access_to_resolved_is_a_fresh_copy_and_to_dict_agrees_with_to_json() -> None:

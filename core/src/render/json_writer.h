@@ -185,6 +185,14 @@ struct ResultJson {
     }
     w.EndObject();
   }
+  void rules_applied() {
+    w.StartObject();
+    for (const auto& [path, rule] : r.rules_applied()) {
+      write_string(w, path);
+      write_string(w, rule);
+    }
+    w.EndObject();
+  }
   void gpu() {
     auto gpu = r.gpu();
     if (!gpu) {
@@ -249,7 +257,9 @@ struct ResultJson {
 
 // Whether a result field is built from the resolved request (Result::output()): what a binding
 // may defer until it is read (result_head_to_json).
-constexpr bool is_output_field(std::string_view name) { return name == "resolved" || name == "provenance"; }
+constexpr bool is_output_field(std::string_view name) {
+  return name == "resolved" || name == "provenance" || name == "rules_applied";
+}
 
 // The members of the SPEC §7 object, without the surrounding braces (so callers can add theirs).
 // A result that was not checked (a layer could not be read) has only `ok` and `diagnostics`.
