@@ -23,9 +23,17 @@ TEST(QuantityHint, suffixes_in_the_wrong_case) {
   EXPECT_EQ(hint("3p"), "suffixes are case-sensitive: write \"3Pi\" (2^50) or \"3P\" (10^15)");
 }
 
+TEST(QuantityHint, spaces_are_taken_out_when_what_is_left_is_a_quantity) {
+  EXPECT_EQ(hint("16 "), "a quantity has no spaces: write \"16\"");
+  EXPECT_EQ(hint("2 Gi"), "a quantity has no spaces: write \"2Gi\"");
+  EXPECT_EQ(hint("\t500m"), "a quantity has no spaces: write \"500m\"");
+  EXPECT_EQ(hint("2 gi"), "suffixes are case-sensitive: write \"2Gi\"");
+  EXPECT_EQ(hint("32 GB"), "Kubernetes has no suffix \"GB\": write \"32Gi\" (2^30) or \"32G\" (10^9)");
+}
+
 TEST(QuantityHint, anything_else_keeps_the_examples) {
-  for (std::string_view text : {"1e", "1E", "5m", "5M", "", "Gi", ".gi", "1.5.5gi", "2 Gi", "500mcpu", "2xb", "2gib0",
-                                "-2gi", "2GBs"}) {
+  for (std::string_view text : {"1e", "1E", "5m", "5M", "", "Gi", ".gi", "1.5.5gi", "500mcpu", "2xb", "2gib0",
+                                "-2gi", "2GBs", "1.5.5 Gi", "   ", " x ", "2Gi", "5Mi"}) {
     EXPECT_EQ(hint(text), "EXAMPLES") << text;
   }
 }

@@ -135,6 +135,7 @@ const TEXT_ONLY_CASES = new Map([
   ['policy/quantities.yaml :: unquoted_1e3_is_a_string_under_yaml_1_1', 'the yaml package reads 1e3 as the number 1000; YAML 1.1 (C++, PyYAML) has no float without a dot'],
   ['policy/quantities.yaml :: huge_exponent_is_rejected_without_hanging', 'the yaml package reads 2E6024865272343 as Infinity; YAML 1.1 (C++, PyYAML) reads a string'],
   ['policy/quantities.yaml :: milli_and_whole_units_are_equal', 'the yaml package reads 1e0 as the number 1; YAML 1.1 (C++, PyYAML) reads a string'],
+  ['policy/spelling.yaml :: an_integer_written_as_a_float_is_told_the_integer', 'JavaScript has one number type: 3600.0 is the integer 3600, which is accepted'],
 ]);
 
 // The case's inputs decoded to JS values, or (a string) why the case runs from text only.

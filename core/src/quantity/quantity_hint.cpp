@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 
+#include "sandgate/quantity.h"
 #include "util/text.h"
 
 namespace sandgate {
@@ -42,7 +43,7 @@ std::string familiar_mistake(std::string_view text) {
     return "Kubernetes writes " + shown + " as " + quoted(k_binary[power]) + ": write " +
            quoted(std::string(number) + std::string(k_binary[power]));
   }
-  if (lower.size() == 2 && lower[1] == 'i') {  // gi, MI: the right suffix in the wrong case
+  if (lower.size() == 2 && lower[1] == 'i' && suffix != k_binary[power]) {  // gi, MI: the right suffix in the wrong case
     return "suffixes are case-sensitive: write " + quoted(std::string(number) + std::string(k_binary[power]));
   }
   // g, t, K: a decimal suffix in the wrong case (m is milli, and e starts an exponent).
@@ -56,7 +57,20 @@ std::string familiar_mistake(std::string_view text) {
 
 std::string quantity_hint(std::string_view text, std::string_view otherwise) {
   std::string fix = familiar_mistake(text);
-  return fix.empty() ? std::string(otherwise) : fix;
+  if (!fix.empty()) return fix;
+  // Spaces ("16 " in a policy, "1 Gi"): the text without them, when that is a quantity everywhere.
+  std::string packed;
+  for (char ch : text) {
+    if (ch != ' ' && ch != '\t') packed.push_back(ch);
+  }
+  if (packed.size() != text.size() && !packed.empty()) {
+    if (Quantity::parse(packed, QuantityGrammar::sdk) && Quantity::parse(packed, QuantityGrammar::kubernetes)) {
+      return "a quantity has no spaces: write " + quoted(packed);
+    }
+    fix = familiar_mistake(packed);
+    if (!fix.empty()) return fix;
+  }
+  return std::string(otherwise);
 }
 
 }  // namespace sandgate

@@ -1,5 +1,6 @@
 // What to write instead of a quantity that did not parse, when it is one of the familiar mistakes:
-// a unit from elsewhere ("32GB", "4GiB") or a Kubernetes suffix in the wrong case ("2gi", "8g").
+// a unit from elsewhere ("32GB", "4GiB"), a Kubernetes suffix in the wrong case ("2gi", "8g"), or
+// spaces ("1 Gi", "16 " where the Kubernetes grammar does not trim).
 #pragma once
 
 #include <string>

@@ -270,7 +270,11 @@ struct Walker {
     std::string elsewhere = list_depth == 0 ? places_of(snake) : std::string();
     // Another tool's name for one of our fields is as strong: it is what the user copied.
     std::string renamed = elsewhere.empty() ? other_tools_name_hint(m.key, snake, names) : std::string();
-    std::string guess = elsewhere.empty() && renamed.empty() ? closest_match(snake, names) : std::string();
+    // The one field that has every word of the key ("max_gpu" → max_gpu_count) beats a near
+    // spelling of another (max_cpu): the key is that name cut short. Several such fields do not.
+    const bool look_here = elsewhere.empty() && renamed.empty();
+    std::vector<std::string> near = look_here ? names_with_words(snake, names) : std::vector<std::string>{};
+    std::string guess = !look_here ? std::string() : near.size() == 1 ? near.front() : closest_match(snake, names);
     std::string hint;
     std::optional<std::string_view> other_kind;
     if (guess.empty() && path.at_top()) other_kind = kind_with_top_level(snake, kind);
@@ -285,8 +289,7 @@ struct Walker {
       hint = renamed;
     } else if (!guess.empty()) {
       hint = "did you mean \"" + (camel ? to_camel_case(guess) : guess) + "\"?";
-    } else if (std::vector<std::string> near = names_with_words(snake, names);
-               !near.empty() && near.size() <= k_word_matches_shown) {
+    } else if (!near.empty() && near.size() <= k_word_matches_shown) {
       // A word of a field's name ("cpu" for max_cpu, min_cpu, …): more than a few is no guide.
       for (auto& n : near) n = "\"" + (camel ? to_camel_case(n) : n) + "\"";
       hint = "did you mean " + join_or(near) + "?";

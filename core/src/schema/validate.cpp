@@ -293,8 +293,12 @@ std::string mismatch_hint(const Located& loc, const Value& s, const CompiledSche
   if (!rule.empty()) return rule;
   if (n.is_number() && allows_type(s, "string")) return "quote it: " + quoted(n.display());
   if (!n.is_string()) return {};
-  if (std::string lower = ascii_lower(n.text); (lower == "true" || lower == "false") && allows_type(s, "boolean")) {
-    return "write " + lower + " without quotes";
+  if (allows_type(s, "boolean")) {
+    // "true" quoted, or a YAML 1.1 word ("yes", "off") that YAML 1.2 and JSON read as a string.
+    const std::string lower = ascii_lower(n.text);
+    if (lower == "true" || lower == "false") return "write " + lower + " without quotes";
+    if (lower == "yes" || lower == "on" || lower == "y") return "write true: " + n.display() + " is a boolean only to YAML 1.1 readers";
+    if (lower == "no" || lower == "off" || lower == "n") return "write false: " + n.display() + " is a boolean only to YAML 1.1 readers";
   }
   bool digits = !n.text.empty() && n.text.size() <= 18 && n.text.find_first_not_of("0123456789") == std::string::npos;
   if (digits && allows_type(s, "integer")) return "write the number without quotes: " + n.text;
@@ -351,7 +355,10 @@ void report(const Located& loc, ErrorKind kind, const std::string& description, 
                  field + " must be a string, but YAML reads " + n.text + " as " + what,
                  "quote it: \"" + n.text + "\"");
       } else if (wants_int && n.kind == NodeKind::number) {
-        sink.add(Code::NOT_AN_INTEGER, loc.path, mark, field + " must be a whole number, not " + n.display());
+        // 3600.0 is the integer written as a float (a JSON encoder's, or a hand's): say it so.
+        bool whole = std::isfinite(n.number) && n.number == std::trunc(n.number) && std::fabs(n.number) < 9007199254740992.0;
+        sink.add(Code::NOT_AN_INTEGER, loc.path, mark, field + " must be a whole number, not " + n.display(),
+                 whole ? "write " + std::to_string(static_cast<std::int64_t>(n.number)) : std::string());
       } else {
         sink.add(Code::TYPE_MISMATCH, loc.path, mark,
                  field + " must be " + expected + ", not " + std::string(n.kind_name()) +
