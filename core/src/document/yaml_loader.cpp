@@ -62,6 +62,27 @@ std::string_view null_word_at(std::string_view text, std::size_t offset) {
 // fuzz_policy_json, through auto-detection: `"\N…"` rendered as JSON no longer read as JSON or
 // YAML). The text was checked to be UTF-8 before parsing, so an invalid byte in a value can only
 // come from these escapes. False when `value` needed nothing.
+// Whether the quoted scalar whose opening quote is at `at` has its closing quote. yaml-cpp 0.7
+// ends an unclosed one at the end of the text when the text ends with a line break, and reads all
+// that follows the quote as its value: one missing `"` swallowed the rest of the file silently
+// (`image: "python:3.11` then `max_lifetime_seconds: 60` became one string). Linear: the scan
+// stops at the scalar's own closing quote.
+bool quote_is_closed(std::string_view text, std::size_t at) {
+  const char quote = text[at];
+  for (std::size_t i = at + 1; i < text.size(); ++i) {
+    if (quote == '"' && text[i] == '\\') {
+      ++i;  // an escape: the next character is the escape's, even a quote
+    } else if (text[i] == quote) {
+      if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+        ++i;  // '' is a quote inside a single-quoted scalar
+      } else {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 bool repair_nel_nbsp_escapes(const std::string& value, std::string& out) {
   std::string_view rest(value);
   bool changed = false;
@@ -167,6 +188,18 @@ class TreeBuilder : public YAML::EventHandler {
     const std::string& value = has_high && repair_nel_nbsp_escapes(raw_value, repaired) ? repaired : raw_value;
     Node n;
     n.mark = to_mark(mark);
+    if (tag != "?" && !mark.is_null()) {
+      std::size_t at = lines_.offset_of(mark.line, mark.column);
+      // The event's mark is at its tag or anchor when it has one (`!!str "x`, `&a "x`).
+      while (at < text_.size() && (text_[at] == '!' || text_[at] == '&')) {
+        while (at < text_.size() && !is_blank_or_break(text_[at])) ++at;
+        while (at < text_.size() && is_blank_or_break(text_[at])) ++at;
+      }
+      if (at < text_.size() && (text_[at] == '"' || text_[at] == '\'') && !quote_is_closed(text_, at)) {
+        fail(Code::SYNTAX, lines_.at_offset(at), "the YAML is malformed: the quoted string that starts here is never closed, so it runs to the end of the text",
+             std::string("close it with ") + (text_[at] == '"' ? "\"" : "'") + " where the value ends");
+      }
+    }
     if (tag == "?") {
       resolve_plain_scalar(value, n);
     } else if (tag == "!") {
