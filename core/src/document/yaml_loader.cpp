@@ -134,8 +134,43 @@ class TreeBuilder : public YAML::EventHandler {
     n.text = std::string(null_word_at(text_, offset));
     if (n.text.empty()) {
       if (std::size_t after = after_indicator(offset); after != std::string_view::npos) n.mark = lines_.at_offset(after);
+      if (!expecting_key()) check_key_has_colon();
+      check_flow_entry_written(offset);
     }
+    key_at_ = offset;
     emit_scalar(std::move(n), anchor);
+  }
+
+  // A key of a block mapping with no value written must still have its `:` on its own line
+  // (implicit keys are one line long). yaml-cpp 0.7 takes a last line without one (`b` after
+  // `a: 1`) as a key with an empty value; PyYAML and the YAML spec reject it. A key written with
+  // `?` needs no `:`.
+  void check_key_has_colon() {
+    if (stack_.empty()) return;  // the document itself is empty
+    const Frame& f = stack_.back();
+    if (!f.node.is_object() || !f.block || f.key_at >= text_.size()) return;
+    std::size_t before = f.key_at;
+    while (before > 0 && is_blank_or_break(text_[before - 1])) --before;
+    if (before > 0 && text_[before - 1] == '?') return;
+    for (std::size_t i = f.key_at; i < text_.size() && text_[i] != '\n' && text_[i] != '\r'; ++i) {
+      if (text_[i] == ':' && (i + 1 == text_.size() || is_blank_or_break(text_[i + 1]) || text_[i + 1] == '\r')) return;
+    }
+    fail(Code::SYNTAX, f.key_mark, "the YAML is malformed: " + shown_text(f.key) + " has no ':' after it, so it is neither a key with a value nor a list item",
+         "write " + shown_text(f.key + ":") + " with its value, or \"- \" before it for a list item");
+  }
+
+  // An entry of a flow list must be written: yaml-cpp 0.7 reads `[a,,b]` and `[,a]` as lists with
+  // a null in the gap, where PyYAML and the YAML spec reject them (a trailing comma, `[a, b,]`, is
+  // allowed, and yaml-cpp adds nothing for it).
+  void check_flow_entry_written(std::size_t offset) {
+    if (stack_.empty() || !stack_.back().node.is_array() || stack_.back().block) return;
+    std::size_t i = std::min(offset, text_.size());
+    while (i > 0 && (is_blank_or_break(text_[i - 1]) || text_[i - 1] == '\r')) --i;
+    if (i > 0 && (text_[i - 1] == ',' || text_[i - 1] == '[')) {
+      std::size_t at = offset < text_.size() && text_[offset] == ',' ? offset : i - 1;
+      fail(Code::SYNTAX, lines_.at_offset(at), "the YAML is malformed: a list entry is empty (two commas in a row, or one after [)",
+           "remove the extra comma, or write null for an empty entry");
+    }
   }
 
   // yaml-cpp marks a value that was not written (`key:` then a newline) at the next token, often
@@ -151,6 +186,7 @@ class TreeBuilder : public YAML::EventHandler {
 
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     Mark m = to_mark(mark);
+    key_at_ = mark.is_null() ? 0 : lines_.offset_of(mark.line, mark.column);
     if (++alias_uses_ > limits_.max_alias_uses) {
       fail(Code::YAML_ALIAS_LIMIT, m,
            "the document uses more than " + std::to_string(limits_.max_alias_uses) + " YAML aliases",
@@ -188,8 +224,9 @@ class TreeBuilder : public YAML::EventHandler {
     const std::string& value = has_high && repair_nel_nbsp_escapes(raw_value, repaired) ? repaired : raw_value;
     Node n;
     n.mark = to_mark(mark);
+    key_at_ = mark.is_null() ? 0 : lines_.offset_of(mark.line, mark.column);
     if (tag != "?" && !mark.is_null()) {
-      std::size_t at = lines_.offset_of(mark.line, mark.column);
+      std::size_t at = key_at_;
       // The event's mark is at its tag or anchor when it has one (`!!str "x`, `&a "x`).
       while (at < text_.size() && (text_[at] == '!' || text_[at] == '&')) {
         while (at < text_.size() && !is_blank_or_break(text_[at])) ++at;
@@ -224,21 +261,23 @@ class TreeBuilder : public YAML::EventHandler {
   }
 
   void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                       YAML::EmitterStyle::value) override {
+                       YAML::EmitterStyle::value style) override {
     Mark m = to_mark(mark);
     check_collection_tag(tag, "seq", m);
     open(Node::make_array(), m, anchor);
+    stack_.back().block = style == YAML::EmitterStyle::Block;
   }
   void OnSequenceEnd() override { close(); }
 
   void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                  YAML::EmitterStyle::value) override {
+                  YAML::EmitterStyle::value style) override {
     Mark m = to_mark(mark);
     Node map = Node::make_object();
     // A local tag naming an SDK option class says what the map stands for (`!SandboxDefaults`).
     if (tag.size() > 1 && tag[0] == '!' && tag[1] != '!') map.given_as = given_as_from_name(std::string_view(tag).substr(1));
     if (map.given_as == GivenAs::none) check_collection_tag(tag, "map", m);
     open(std::move(map), m, anchor);
+    stack_.back().block = style == YAML::EmitterStyle::Block;
   }
   void OnMapEnd() override { close(); }
 
@@ -254,6 +293,8 @@ class TreeBuilder : public YAML::EventHandler {
     bool expecting_key = true;
     bool drop_value = false;      // the key was rejected (duplicate, merge, not a scalar)
     bool collecting_key = false;  // a collection is being read as a key (to be rejected)
+    bool block = false;           // a block mapping or list (not {…} or […])
+    std::size_t key_at = 0;       // the byte offset of the current key's event
     Mark key_collection_mark;
     std::string key;
     Mark key_mark;
@@ -267,6 +308,7 @@ class TreeBuilder : public YAML::EventHandler {
     bool kept = false;
   };
 
+  std::size_t key_at_ = 0;  // the byte offset of the last scalar or null event, for take_key
   std::string_view text_;
   const LineIndex& lines_;
   const Limits& limits_;
@@ -416,6 +458,7 @@ class TreeBuilder : public YAML::EventHandler {
   void take_key(const Node& k) {
     Frame& f = stack_.back();
     f.expecting_key = false;
+    f.key_at = key_at_;
     f.drop_value = false;
     f.key_mark = k.mark;
     if (!k.is_scalar()) {

@@ -60,7 +60,17 @@ void check_base_metadata(const Cursor& policy, DiagnosticSink& sink) {
   for (const auto& [part, map] : {StringMap{"metadata", "annotations"}, StringMap{"metadata", "labels"},
                                   StringMap{"spec", "nodeSelector"}}) {
     Cursor c = base[part][map];
-    if (!c || !c.node->is_object()) continue;
+    if (!c || c.node->is_null()) continue;
+    if (!c.node->is_object()) {
+      // A map written without its colons is one string ("example.com/owner platform"), or a
+      // list of entries: Kubernetes rejects either, so every sandbox of the runner would fail.
+      std::string shown = c.node->is_scalar() ? " (" + c.node->display() + ")" : "";
+      sink.add(Code::TYPE_MISMATCH, c.path(), c.mark(),
+               std::string("base ") + part + "." + map + " must be an object of names to strings, not " +
+                   std::string(c.node->kind_name()) + shown,
+               "write each entry as name: value on its own line");
+      continue;
+    }
     for (const auto& m : c.node->members) {
       const Node& v = m.value;
       if (v.is_string() || v.is_null()) continue;
