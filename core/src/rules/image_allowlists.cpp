@@ -8,7 +8,7 @@ namespace sandgate::rules {
 
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+constexpr std::string_view k_spaces = " \t\n\r\f\v";
 
 }  // namespace
 
@@ -22,13 +22,10 @@ DeadEntry dead_image_entry(std::string_view entry, bool registry) {
     DeadEntry inner = dead_image_entry(rest, registry);
     return {"image references have no URL scheme", inner.why.empty() ? std::string(rest) : inner.meant, inner.an_image};
   }
-  std::size_t first = entry.find_first_not_of(" \t\n\r\f\v");
+  std::size_t first = entry.find_first_not_of(k_spaces);
   if (first == std::string_view::npos) return {"it is blank", ""};
-  std::size_t last = entry.find_last_not_of(" \t\n\r\f\v");
-  std::string_view trimmed = entry.substr(first, last - first + 1);
-  for (char c : trimmed) {
-    if (is_space(c)) return {"image references have no spaces", ""};
-  }
+  std::string_view trimmed = entry.substr(first, entry.find_last_not_of(k_spaces) - first + 1);
+  if (trimmed.find_first_of(k_spaces) != std::string_view::npos) return {"image references have no spaces", ""};
   if (trimmed.size() != entry.size()) return {"image references have no spaces", std::string(trimmed)};
   if (!registry) return {};
   if (auto at = entry.find('@'); at != std::string_view::npos) {

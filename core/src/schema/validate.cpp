@@ -274,13 +274,13 @@ std::string rule_hint(const Node& n, const Value& s, const CompiledSchema& cs) {
   return {};
 }
 
-// What to write instead of a value of the wrong type, when it can be said: the one value of a
-// list where one value goes, or the program and arguments of a command; the map a list of
-// name/value pairs means; the network rule a bare address or host name stands for; true or false
-// unquoted; the scalar inside the
-// list or object it belongs in; a number quoted where a string goes (cpu: 2, whose quantity the
-// SDK takes only as a string); digits unquoted where a count goes (gpu: "1"); or a duration in
-// seconds ("2h" for max_lifetime_seconds).
+// What to write instead of a value of the wrong type, when it can be said, in this order: the one
+// value of a list where one value goes, or a command's program and arguments; the map a list of
+// name/value pairs means; the scalar inside the list or object it belongs in; the network rule a
+// bare address or host name stands for; a number quoted where a string goes (cpu: 2, whose
+// quantity the SDK takes only as a string); true or false unquoted, or for a YAML 1.1 word;
+// digits unquoted where a count goes (gpu: "1"); or a duration in seconds ("2h" for
+// max_lifetime_seconds).
 std::string mismatch_hint(const Located& loc, const Value& s, const CompiledSchema& cs) {
   const Node& n = *loc.node;
   std::string unwrapped = unwrapping_hint(loc, s, cs);
