@@ -148,7 +148,9 @@ class TreeBuilder : public YAML::EventHandler {
   void check_key_has_colon() {
     if (stack_.empty()) return;  // the document itself is empty
     const Frame& f = stack_.back();
-    if (!f.node.is_object() || !f.block || f.key_at >= text_.size()) return;
+    // A dropped key (a collection, a merge key, a duplicate) is reported already, and a collection
+    // key leaves no scalar key to point at.
+    if (!f.node.is_object() || !f.block || f.drop_value || f.key_at >= text_.size()) return;
     std::size_t before = f.key_at;
     while (before > 0 && is_blank_or_break(text_[before - 1])) --before;
     if (before > 0 && text_[before - 1] == '?') return;
