@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "model/cursor.h"
+#include "model/policy_model.h"
 #include "util/diagnostics.h"
 
 namespace sandgate::rules {
@@ -19,6 +20,6 @@ struct DeadEntry {
 };
 DeadEntry dead_image_entry(std::string_view entry, bool registry);
 
-void check_image_allowlists(const model::Cursor& policy, DiagnosticSink& sink);
+void check_image_allowlists(const model::Cursor& policy, const model::PolicyModel& m, DiagnosticSink& sink);
 
 }  // namespace sandgate::rules

@@ -354,7 +354,7 @@ void check_policy(const Cursor& policy, const model::PolicyModel& m, DiagnosticS
   check_base(policy, sink);
   check_base_metadata(policy, sink);
   check_resource_bounds(m, sink);
-  check_image_allowlists(policy, sink);
+  check_image_allowlists(policy, m, sink);
   // The model read every object entry of the four lists once, in order; the rules are checked
   // from those reads (reading each rule again here was a tenth of a policy compile).
   Cursor net = policy["constraints"]["network"];
