@@ -70,10 +70,13 @@ void check_image_allowlists(const model::Cursor& policy, const model::PolicyMode
     bool registry;
     const std::vector<std::string>& read;  // the model's strings of the list
   };
-  for (const auto& [list, registry, read] : {List{"allowed_registries", true, m.allowed_registries},
-                                              List{"allowed_images", false, m.allowed_images}}) {
+  for (const List& one : {List{"allowed_registries", true, m.allowed_registries},
+                          List{"allowed_images", false, m.allowed_images}}) {
+    // (Not a structured binding: clang 14, which builds the fuzzers, cannot capture one.)
+    const char* list = one.name;
+    const bool registry = one.registry;
     // Most lists have no dead entry: the model's strings say so without walking the tree.
-    if (std::none_of(read.begin(), read.end(), [&](const std::string& e) { return !dead_image_entry(e, registry).why.empty(); })) {
+    if (std::none_of(one.read.begin(), one.read.end(), [&](const std::string& e) { return !dead_image_entry(e, registry).why.empty(); })) {
       continue;
     }
     model::Cursor entries = policy["constraints"]["image"][list];
