@@ -151,11 +151,9 @@ class TreeBuilder : public YAML::EventHandler {
     // A dropped key (a collection, a merge key, a duplicate) is reported already, and a collection
     // key leaves no scalar key to point at.
     if (!f.node.is_object() || !f.block || f.drop_value || f.key_at >= text_.size()) return;
-    std::size_t before = f.key_at;
-    while (before > 0 && is_blank_or_break(text_[before - 1])) --before;
-    if (before > 0 && text_[before - 1] == '?') return;
+    if (std::size_t before = blank_run_start(f.key_at); before > 0 && text_[before - 1] == '?') return;
     for (std::size_t i = f.key_at; i < text_.size() && text_[i] != '\n' && text_[i] != '\r'; ++i) {
-      if (text_[i] == ':' && (i + 1 == text_.size() || is_blank_or_break(text_[i + 1]) || text_[i + 1] == '\r')) return;
+      if (text_[i] == ':' && (i + 1 == text_.size() || is_blank_or_break(text_[i + 1]))) return;
     }
     fail(Code::SYNTAX, f.key_mark, "the YAML is malformed: " + shown_text(f.key) + " has no ':' after it, so it is neither a key with a value nor a list item",
          "write " + shown_text(f.key + ":") + " with its value, or \"- \" before it for a list item");
@@ -166,8 +164,7 @@ class TreeBuilder : public YAML::EventHandler {
   // allowed, and yaml-cpp adds nothing for it).
   void check_flow_entry_written(std::size_t offset) {
     if (stack_.empty() || !stack_.back().node.is_array() || stack_.back().block) return;
-    std::size_t i = std::min(offset, text_.size());
-    while (i > 0 && (is_blank_or_break(text_[i - 1]) || text_[i - 1] == '\r')) --i;
+    std::size_t i = blank_run_start(offset);
     if (i > 0 && (text_[i - 1] == ',' || text_[i - 1] == '[')) {
       std::size_t at = offset < text_.size() && text_[offset] == ',' ? offset : i - 1;
       fail(Code::SYNTAX, lines_.at_offset(at), "the YAML is malformed: a list entry is empty (two commas in a row, or one after [)",
@@ -175,12 +172,19 @@ class TreeBuilder : public YAML::EventHandler {
     }
   }
 
+  // Where the white space (line breaks included) that ends at `offset` starts: the offset right
+  // after the token before it, 0 when there is none.
+  std::size_t blank_run_start(std::size_t offset) const {
+    std::size_t i = std::min(offset, text_.size());
+    while (i > 0 && is_blank_or_break(text_[i - 1])) --i;
+    return i;
+  }
+
   // yaml-cpp marks a value that was not written (`key:` then a newline) at the next token, often
   // lines further down. Where only white space separates it from its `:`, `-` or `?`, the value
   // belongs right after that indicator. npos when something else (a comment) is in between.
   std::size_t after_indicator(std::size_t offset) const {
-    std::size_t i = std::min(offset, text_.size());
-    while (i > 0 && (is_blank_or_break(text_[i - 1]) || text_[i - 1] == '\r')) --i;
+    std::size_t i = blank_run_start(offset);
     if (i == 0 || i == offset) return std::string_view::npos;
     char c = text_[i - 1];
     return c == ':' || c == '-' || c == '?' ? i : std::string_view::npos;
