@@ -159,17 +159,24 @@ class TreeBuilder : public YAML::EventHandler {
          "write " + shown_text(f.key + ":") + " with its value, or \"- \" before it for a list item");
   }
 
-  // An entry of a flow list must be written: yaml-cpp 0.7 reads `[a,,b]` and `[,a]` as lists with
-  // a null in the gap, where PyYAML and the YAML spec reject them (a trailing comma, `[a, b,]`, is
-  // allowed, and yaml-cpp adds nothing for it).
+  // An entry of a flow collection must be written: yaml-cpp 0.7 reads `[a,,b]` and `[,a]` as lists
+  // with a null in the gap, and `{a: 1, , b: 2}` as a map with an empty key, where PyYAML and the
+  // YAML spec reject them (a trailing comma, `[a, b,]`, is allowed, and yaml-cpp adds nothing for
+  // it; an empty key written with its `:`, `{: v}`, is YAML too).
   void check_flow_entry_written(std::size_t offset) {
-    if (stack_.empty() || !stack_.back().node.is_array() || stack_.back().block) return;
+    if (stack_.empty() || stack_.back().block) return;
+    const Frame& f = stack_.back();
+    bool list = f.node.is_array();
+    if (!list && !(f.node.is_object() && f.expecting_key)) return;
     std::size_t i = blank_run_start(offset);
-    if (i > 0 && (text_[i - 1] == ',' || text_[i - 1] == '[')) {
-      std::size_t at = offset < text_.size() && text_[offset] == ',' ? offset : i - 1;
-      fail(Code::SYNTAX, lines_.at_offset(at), "the YAML is malformed: a list entry is empty (two commas in a row, or one after [)",
-           "remove the extra comma, or write null for an empty entry");
-    }
+    if (i == 0 || (text_[i - 1] != ',' && text_[i - 1] != (list ? '[' : '{'))) return;
+    if (!list && offset < text_.size() && text_[offset] == ':') return;
+    std::size_t at = offset < text_.size() && text_[offset] == ',' ? offset : i - 1;
+    // A missing key names its map; a missing list entry, the index it would have had.
+    fail_at(list ? path() : path_to(stack_.size() - 1), Code::SYNTAX, lines_.at_offset(at),
+         list ? "the YAML is malformed: a list entry is empty (two commas in a row, or one after [)"
+              : "the YAML is malformed: a map entry is empty (two commas in a row, or one after {)",
+         list ? "remove the extra comma, or write null for an empty entry" : "remove the extra comma");
   }
 
   // Where the white space (line breaks included) that ends at `offset` starts: the offset right
@@ -235,7 +242,14 @@ class TreeBuilder : public YAML::EventHandler {
       std::size_t at = key_at_;
       // The event's mark is at its tag or anchor when it has one (`!!str "x`, `&a "x`).
       while (at < text_.size() && (text_[at] == '!' || text_[at] == '&')) {
-        while (at < text_.size() && !is_blank_or_break(text_[at])) ++at;
+        // yaml-cpp ends a tag at a `"` (no URI character) and reads `!"2"` as `! "2"`; YAML needs
+        // a space between a tag and its value, and PyYAML rejects the text.
+        for (bool is_tag = text_[at] == '!'; at < text_.size() && !is_blank_or_break(text_[at]); ++at) {
+          if (is_tag && text_[at] == '"') {
+            fail(Code::SYNTAX, lines_.at_offset(at), "the YAML is malformed: a tag must be followed by a space before its value",
+                 "write a space after the tag, or remove the tag");
+          }
+        }
         while (at < text_.size() && is_blank_or_break(text_[at])) ++at;
       }
       if (at < text_.size() && (text_[at] == '"' || text_[at] == '\'') && !quote_is_closed(text_, at)) {
@@ -372,8 +386,11 @@ class TreeBuilder : public YAML::EventHandler {
   }
 
   [[noreturn]] void fail(Code code, Mark m, std::string message, std::string hint = {}) {
+    fail_at(path(), code, m, std::move(message), std::move(hint));
+  }
+  [[noreturn]] void fail_at(std::string where, Code code, Mark m, std::string message, std::string hint = {}) {
     limit_hit_ = code == Code::DOC_TOO_DEEP || code == Code::DOC_TOO_MANY_NODES || code == Code::YAML_ALIAS_LIMIT;
-    sink_.add(code, path(), m, std::move(message), std::move(hint));
+    sink_.add(code, std::move(where), m, std::move(message), std::move(hint));
     throw StopParsing{};
   }
 
@@ -702,6 +719,34 @@ std::string syntax_hint(std::string_view text, const LineIndex& lines, const YAM
   return {};
 }
 
+// yaml-cpp 0.7 ends a plain scalar inside [ ] or { } at any `?` (YAML 1.1's reading), then fails
+// on the `?` with "unknown token"; YAML 1.2, PyYAML and go-yaml read `[https://x.io/a?b=c]` as one
+// value. Its message names neither the value nor the cure, so this one does. Empty when the error
+// at `offset` is not such a `?` (`? ` alone is an explicit key, which yaml-cpp reads).
+struct QuestionMark {
+  std::string message;
+  std::string hint;
+};
+QuestionMark question_mark_in_flow(std::string_view text, std::size_t offset) {
+  if (offset >= text.size() || text[offset] != '?') return {};
+  auto ends_value = [&](std::size_t i) {
+    char c = text[i];
+    return c == ',' || c == '[' || c == ']' || c == '{' || c == '}' || c == '\n' || c == '\r' ||
+           (c == ':' && (i + 1 == text.size() || is_blank_or_break(text[i + 1])));
+  };
+  std::size_t start = offset;
+  while (start > 0 && !ends_value(start - 1)) --start;
+  std::size_t end = offset;
+  while (end < text.size() && !ends_value(end)) ++end;
+  while (start < end && is_blank_or_break(text[start])) ++start;
+  while (end > start && is_blank_or_break(text[end - 1])) --end;
+  std::string_view value = text.substr(start, end - start);
+  if (value == "?" || value.find_first_of("\"'#") != std::string_view::npos) return {};
+  return {"the YAML could not be read: " + shown_text(value) +
+              " has a \"?\" inside [ ] or { }, where the YAML reader sandgate uses (yaml-cpp 0.7) ends an unquoted value",
+          value.size() <= 80 ? "quote it: " + quoted(value) : "quote the value"};
+}
+
 // One run of yaml-cpp over `text` (the whole text, or a prefix of it: see load_yaml).
 
 Pass parse_yaml(std::string_view text, const LineIndex& lines, const Limits& limits, Node& root,
@@ -743,8 +788,13 @@ Pass parse_yaml(std::string_view text, const LineIndex& lines, const Limits& lim
         msg += kHex[ch & 15];
       }
     }
-    sink.add(Code::SYNTAX, "", m, "the YAML is malformed: " + msg,
-             e.mark.is_null() ? "" : syntax_hint(text, lines, e));
+    QuestionMark question =
+        e.mark.is_null() ? QuestionMark{} : question_mark_in_flow(text, lines.offset_of(e.mark.line, e.mark.column));
+    if (!question.message.empty()) {
+      sink.add(Code::SYNTAX, "", m, std::move(question.message), std::move(question.hint));
+    } else {
+      sink.add(Code::SYNTAX, "", m, "the YAML is malformed: " + msg, e.mark.is_null() ? "" : syntax_hint(text, lines, e));
+    }
   } catch (const std::exception& e) {
     sink.add(Code::SYNTAX, "", Mark{}, std::string("the YAML could not be read: ") + e.what());
   }
