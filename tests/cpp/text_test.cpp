@@ -138,3 +138,19 @@ TEST(Spelling, the_allowed_value_a_refused_one_meant) {
   EXPECT_EQ(sandgate::nearest_allowed("  ", classes), "");
   EXPECT_EQ(sandgate::nearest_allowed("x", V{}), "");
 }
+
+TEST(Spelling, whole_numbers_written_with_an_exponent) {
+  EXPECT_EQ(sandgate::exponent_integer("36e2"), 3600);
+  EXPECT_EQ(sandgate::exponent_integer("1.5E3"), 1500);
+  EXPECT_EQ(sandgate::exponent_integer("+2e+1"), 20);
+  EXPECT_EQ(sandgate::exponent_integer("-2e1"), -20);
+  EXPECT_EQ(sandgate::exponent_integer("3600e-2"), 36);
+  EXPECT_EQ(sandgate::exponent_integer("0e5"), 0);
+  EXPECT_EQ(sandgate::exponent_integer("1e17"), 100000000000000000);  // 18 digits: the most written
+  for (const char* t : {"1e-3", "1.25e1", "1e18", "1e", "e3", "1e+", "3600", "1.5", "1e3x", "1..5e3", "1e400", "", "-"}) {
+    EXPECT_FALSE(sandgate::exponent_integer(t)) << t;
+  }
+  EXPECT_EQ(sandgate::exponent_hint("36e2"),
+            "write 3600: YAML 1.1 readers such as PyYAML read 36e2 as a string (their floats need a point and a signed exponent)");
+  EXPECT_EQ(sandgate::exponent_hint("2h"), "");
+}

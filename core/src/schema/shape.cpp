@@ -342,7 +342,8 @@ struct Walker {
       bool decimal = !digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos;
       if (!decimal) {
         std::string p = path.str();
-        std::string hint = seconds_hint(path.last_key(), node.display(), t);
+        std::string hint = exponent_hint(t);
+        if (hint.empty()) hint = seconds_hint(path.last_key(), node.display(), t);
         sink.add(Code::NOT_AN_INTEGER, p, node.mark, node.display() + " is not a decimal integer",
                  hint.empty() ? "write a whole number, e.g. \"2\"" : hint);
         reported.insert(p);

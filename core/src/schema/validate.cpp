@@ -302,6 +302,10 @@ std::string mismatch_hint(const Located& loc, const Value& s, const CompiledSche
   }
   bool digits = !n.text.empty() && n.text.size() <= 18 && n.text.find_first_not_of("0123456789") == std::string::npos;
   if (digits && allows_type(s, "integer")) return "write the number without quotes: " + n.text;
+  if (allows_type(s, "integer") || allows_type(s, "number")) {
+    std::string exponent = exponent_hint(n.text);
+    if (!exponent.empty()) return exponent;
+  }
   return seconds_hint(loc.label, n.display(), n.text);
 }
 

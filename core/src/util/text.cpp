@@ -196,6 +196,51 @@ std::string seconds_hint(std::string_view field, std::string_view shown_value, s
   return "write the number of seconds: " + std::string(shown_value) + " is " + std::to_string(*seconds);
 }
 
+std::optional<std::int64_t> exponent_integer(std::string_view text) {
+  if (text.size() > 32) return std::nullopt;
+  std::size_t i = 0;
+  bool negative = false;
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
+    negative = text[0] == '-';
+    i = 1;
+  }
+  std::string digits;
+  int exponent = 0;  // what the written exponent still has to be corrected by
+  bool point = false;
+  for (; i < text.size() && text[i] != 'e' && text[i] != 'E'; ++i) {
+    if (text[i] == '.' && !point) {
+      point = true;
+    } else if (text[i] >= '0' && text[i] <= '9') {
+      digits += text[i];
+      if (point) --exponent;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (digits.empty() || i + 1 >= text.size()) return std::nullopt;  // no exponent, or "1e"
+  int written = 0;
+  auto [end, ec] = std::from_chars(text.data() + i + 1 + (text[i + 1] == '+'), text.data() + text.size(), written);
+  if (ec != std::errc{} || end != text.data() + text.size() || written < -40 || written > 40) return std::nullopt;
+  exponent += written;
+  for (; exponent < 0; ++exponent) {
+    if (digits.empty() || digits.back() != '0') return std::nullopt;  // not a whole number
+    digits.pop_back();
+  }
+  digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
+  if (digits.size() + static_cast<std::size_t>(exponent) > 18) return std::nullopt;
+  digits.append(static_cast<std::size_t>(exponent), '0');
+  std::int64_t n = 0;
+  std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  return negative ? -n : n;
+}
+
+std::string exponent_hint(std::string_view text) {
+  std::optional<std::int64_t> n = exponent_integer(text);
+  if (!n) return {};
+  return "write " + std::to_string(*n) + ": YAML 1.1 readers such as PyYAML read " + std::string(text) +
+         " as a string (their floats need a point and a signed exponent)";
+}
+
 namespace {
 std::string join_with(const std::vector<std::string>& items, std::string_view last) {
   std::string out;

@@ -31,6 +31,13 @@ std::vector<std::string> names_with_words(std::string_view word, const std::vect
 std::optional<std::int64_t> duration_seconds(std::string_view t);
 // The hint for a field counted in seconds (its name ends in "seconds") given a duration, or "".
 std::string seconds_hint(std::string_view field, std::string_view shown_value, std::string_view text);
+// The whole number that `text` writes with an exponent ("36e2", "1.5e3": 3600, 1500), or nullopt
+// when it has no exponent, is not a number, is not whole, or needs more than 18 digits.
+std::optional<std::int64_t> exponent_integer(std::string_view text);
+// "write 3600" for such a text where an integer goes, with why YAML reads it as a string: said
+// even when it was quoted (true all the same), so that a value PyYAML read and handed over through
+// a binding gets the words the same file gets from text; "" when `text` is not one.
+std::string exponent_hint(std::string_view text);
 // "a, b or c"
 std::string join_or(const std::vector<std::string>& items);
 std::string join_and(const std::vector<std::string>& items);
