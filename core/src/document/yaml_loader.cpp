@@ -168,6 +168,9 @@ class TreeBuilder : public YAML::EventHandler {
     const Frame& f = stack_.back();
     bool list = f.node.is_array();
     if (!list && !(f.node.is_object() && f.expecting_key)) return;
+    // An anchor or a tag with nothing after it (`[&a]`, `[!!null]`) is a written, empty node: the
+    // event's mark is at that property.
+    if (offset < text_.size() && (text_[offset] == '&' || text_[offset] == '!')) return;
     std::size_t i = blank_run_start(offset);
     if (i == 0 || (text_[i - 1] != ',' && text_[i - 1] != (list ? '[' : '{'))) return;
     if (!list && offset < text_.size() && text_[offset] == ':') return;
