@@ -159,6 +159,31 @@ class TreeBuilder : public YAML::EventHandler {
          "write " + shown_text(f.key + ":") + " with its value, or \"- \" before it for a list item");
   }
 
+  // The value of a block mapping key, when it starts on a later line, must be indented more than
+  // its key (a block list, `- `, may stand at the key's column). yaml-cpp 0.7 also takes a flow
+  // collection, quoted scalar or alias at the key's column or left of it (`runner_ids:` then
+  // `[a]` below it) as the value; PyYAML and the YAML spec reject that text.
+  void check_value_indented(std::size_t offset) {
+    if (stack_.empty()) return;
+    const Frame& f = stack_.back();
+    if (!f.node.is_object() || !f.block || f.expecting_key || f.drop_value || f.key_at >= offset || offset > text_.size()) return;
+    std::size_t value_line = line_start(offset);
+    if (value_line <= f.key_at) return;  // on the key's line
+    // A key written with `?` has its `:` on a line of its own, which the value may follow.
+    if (std::size_t before = blank_run_start(f.key_at); before > 0 && text_[before - 1] == '?') return;
+    std::size_t key_line = line_start(f.key_at);
+    if (offset - value_line > f.key_at - key_line) return;
+    fail(Code::SYNTAX, lines_.at_offset(offset),
+         "the YAML is malformed: the value of " + shown_text(f.key) +
+             " starts on the next line without being indented more than its key",
+         "indent the value, or write it after " + shown_text(f.key + ":") + " on the key's line");
+  }
+  std::size_t line_start(std::size_t offset) const {
+    std::size_t i = offset;
+    while (i > 0 && text_[i - 1] != '\n' && text_[i - 1] != '\r') --i;
+    return i;
+  }
+
   // An entry of a flow collection must be written: yaml-cpp 0.7 reads `[a,,b]` and `[,a]` as lists
   // with a null in the gap, and `{a: 1, , b: 2}` as a map with an empty key, where PyYAML and the
   // YAML spec reject them (a trailing comma, `[a, b,]`, is allowed, and yaml-cpp adds nothing for
@@ -203,6 +228,7 @@ class TreeBuilder : public YAML::EventHandler {
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     Mark m = to_mark(mark);
     key_at_ = mark.is_null() ? 0 : lines_.offset_of(mark.line, mark.column);
+    if (!mark.is_null()) check_value_indented(key_at_);
     if (++alias_uses_ > limits_.max_alias_uses) {
       fail(Code::YAML_ALIAS_LIMIT, m,
            "the document uses more than " + std::to_string(limits_.max_alias_uses) + " YAML aliases",
@@ -241,6 +267,7 @@ class TreeBuilder : public YAML::EventHandler {
     Node n;
     n.mark = to_mark(mark);
     key_at_ = mark.is_null() ? 0 : lines_.offset_of(mark.line, mark.column);
+    if (!mark.is_null()) check_value_indented(key_at_);
     if (tag != "?" && !mark.is_null()) {
       std::size_t at = key_at_;
       // The event's mark is at its tag or anchor when it has one (`!!str "x`, `&a "x`).
@@ -286,6 +313,7 @@ class TreeBuilder : public YAML::EventHandler {
   void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value style) override {
     Mark m = to_mark(mark);
+    if (style != YAML::EmitterStyle::Block && !mark.is_null()) check_value_indented(lines_.offset_of(mark.line, mark.column));
     check_collection_tag(tag, "seq", m);
     open(Node::make_array(), m, anchor);
     stack_.back().block = style == YAML::EmitterStyle::Block;
@@ -295,6 +323,7 @@ class TreeBuilder : public YAML::EventHandler {
   void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                   YAML::EmitterStyle::value style) override {
     Mark m = to_mark(mark);
+    if (style != YAML::EmitterStyle::Block && !mark.is_null()) check_value_indented(lines_.offset_of(mark.line, mark.column));
     Node map = Node::make_object();
     // A local tag naming an SDK option class says what the map stands for (`!SandboxDefaults`).
     if (tag.size() > 1 && tag[0] == '!' && tag[1] != '!') map.given_as = given_as_from_name(std::string_view(tag).substr(1));
