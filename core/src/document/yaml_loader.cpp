@@ -15,6 +15,7 @@
 #include "document/load_notes.h"
 #include "document/loaders.h"
 #include "document/scalar_resolver.h"
+#include "document/yaml_errors.h"
 #include "document/yaml_flow_guard.h"
 
 namespace sandgate::detail {
@@ -732,53 +733,6 @@ bool reject_lone_carriage_return(std::string_view text, const LineIndex& lines, 
   return false;
 }
 
-// A hint for yaml-cpp's error messages, whose wording ("illegal map value") hides the two usual
-// causes: a tab indenting the line or the one before (YAML forbids tabs in indentation), and a
-// key longer than 1024 characters (YAML then does not read it as a key at all).
-std::string syntax_hint(std::string_view text, const LineIndex& lines, const YAML::Exception& e) {
-  int line0 = e.mark.line;
-  for (int l = line0; l >= 0 && l >= line0 - 1; --l) {
-    std::size_t i = lines.offset_of(l, 0);
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) {
-      if (text[i] == '\t') return "YAML does not allow tabs for indentation; indent with spaces";
-      ++i;
-    }
-  }
-  if (e.mark.column > 1024) {
-    return "a key longer than 1024 characters is not read as a key; shorten it, or write it as \"? key\" "
-           "on its own line";
-  }
-  return {};
-}
-
-// yaml-cpp 0.7 ends a plain scalar inside [ ] or { } at any `?` (YAML 1.1's reading), then fails
-// on the `?` with "unknown token"; YAML 1.2, PyYAML and go-yaml read `[https://x.io/a?b=c]` as one
-// value. Its message names neither the value nor the cure, so this one does. Empty when the error
-// at `offset` is not such a `?` (`? ` alone is an explicit key, which yaml-cpp reads).
-struct QuestionMark {
-  std::string message;
-  std::string hint;
-};
-QuestionMark question_mark_in_flow(std::string_view text, std::size_t offset) {
-  if (offset >= text.size() || text[offset] != '?') return {};
-  auto ends_value = [&](std::size_t i) {
-    char c = text[i];
-    return c == ',' || c == '[' || c == ']' || c == '{' || c == '}' || c == '\n' || c == '\r' ||
-           (c == ':' && (i + 1 == text.size() || is_blank_or_break(text[i + 1])));
-  };
-  std::size_t start = offset;
-  while (start > 0 && !ends_value(start - 1)) --start;
-  std::size_t end = offset;
-  while (end < text.size() && !ends_value(end)) ++end;
-  while (start < end && is_blank_or_break(text[start])) ++start;
-  while (end > start && is_blank_or_break(text[end - 1])) --end;
-  std::string_view value = text.substr(start, end - start);
-  if (value == "?" || value.find_first_of("\"'#") != std::string_view::npos) return {};
-  return {"the YAML could not be read: " + shown_text(value) +
-              " has a \"?\" inside [ ] or { }, where the YAML reader sandgate uses (yaml-cpp 0.7) ends an unquoted value",
-          value.size() <= 80 ? "quote it: " + quoted(value) : "quote the value"};
-}
-
 // One run of yaml-cpp over `text` (the whole text, or a prefix of it: see load_yaml).
 
 Pass parse_yaml(std::string_view text, const LineIndex& lines, const Limits& limits, Node& root,
@@ -805,28 +759,11 @@ Pass parse_yaml(std::string_view text, const LineIndex& lines, const Limits& lim
   } catch (const StopParsing&) {
   } catch (const YAML::Exception& e) {
     if (!e.mark.is_null()) pass.syntax_error_at = lines.offset_of(e.mark.line, e.mark.column);
-    Mark m = e.mark.is_null() ? Mark{} : lines.at_line_byte(e.mark.line, e.mark.column);
-    // yaml-cpp's messages are ASCII but may quote one raw byte of the input ("unknown escape
-    // character: \xc3", the first byte of a multi-byte character): escaped, so that diagnostics
-    // stay valid UTF-8 (the JSON and SARIF outputs must be).
-    std::string msg;
-    for (unsigned char ch : e.msg.empty() ? std::string("malformed YAML") : e.msg) {
-      if (ch < 0x80) {
-        msg += static_cast<char>(ch);
-      } else {
-        static constexpr char kHex[] = "0123456789abcdef";
-        msg += "\\x";
-        msg += kHex[ch >> 4];
-        msg += kHex[ch & 15];
-      }
-    }
-    QuestionMark question =
-        e.mark.is_null() ? QuestionMark{} : question_mark_in_flow(text, lines.offset_of(e.mark.line, e.mark.column));
-    if (!question.message.empty()) {
-      sink.add(Code::SYNTAX, "", m, std::move(question.message), std::move(question.hint));
-    } else {
-      sink.add(Code::SYNTAX, "", m, "the YAML is malformed: " + msg, e.mark.is_null() ? "" : syntax_hint(text, lines, e));
-    }
+    SyntaxExplanation why = explain_yaml_error(text, lines, e);
+    Mark m = why.at != std::string_view::npos ? lines.at_offset(why.at)
+             : e.mark.is_null()               ? Mark{}
+                                              : lines.at_line_byte(e.mark.line, e.mark.column);
+    sink.add(Code::SYNTAX, "", m, std::move(why.message), std::move(why.hint));
   } catch (const std::exception& e) {
     sink.add(Code::SYNTAX, "", Mark{}, std::string("the YAML could not be read: ") + e.what());
   }
