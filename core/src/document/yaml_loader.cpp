@@ -200,6 +200,15 @@ class TreeBuilder : public YAML::EventHandler {
     std::size_t i = blank_run_start(offset);
     if (i == 0 || (text_[i - 1] != ',' && text_[i - 1] != (list ? '[' : '{'))) return;
     if (!list && offset < text_.size() && text_[offset] == ':') return;
+    // yaml-cpp gives a plain key that runs over two lines (`{a: 1, b` then `c}`) no key event of
+    // its own: an implicit key is one line long, so it reads "b c" as the value of an empty key.
+    // PyYAML reads the key "b c". The entry is written; what is wrong is where it breaks.
+    if (!list && offset < text_.size() && text_[offset] != ',' && text_[offset] != '}') {
+      fail_at(path_to(stack_.size() - 1), Code::SYNTAX, lines_.at_offset(offset),
+              "the YAML could not be read: a key inside { } runs over more than one line, and the YAML reader sandgate uses "
+              "(yaml-cpp 0.7) then reads it as a value with no key",
+              "write the key on one line");
+    }
     std::size_t at = offset < text_.size() && text_[offset] == ',' ? offset : i - 1;
     // A missing key names its map; a missing list entry, the index it would have had.
     fail_at(list ? path() : path_to(stack_.size() - 1), Code::SYNTAX, lines_.at_offset(at),
