@@ -136,6 +136,7 @@ class TreeBuilder : public YAML::EventHandler {
     if (n.text.empty()) {
       if (std::size_t after = after_indicator(offset); after != std::string_view::npos) n.mark = lines_.at_offset(after);
       if (!expecting_key()) check_key_has_colon();
+      check_block_key_written(offset);
       check_flow_entry_written(offset);
     }
     key_at_ = offset;
@@ -160,6 +161,27 @@ class TreeBuilder : public YAML::EventHandler {
          "write " + shown_text(f.key + ":") + " with its value, or \"- \" before it for a list item");
   }
 
+  // Where the content of the node whose event is marked at `at` starts: past its tag and anchor
+  // (an event's mark is at them when it has them: `!!str "x`, `&a "x`). yaml-cpp ends a tag at a
+  // `"`, `{` or `[` and reads `!"2"` as `! "2"` and `!{a: 1}` as `! {a: 1}`; YAML needs a space
+  // between a tag and its value (a tag has no such character), and PyYAML rejects the text.
+  std::size_t skip_properties(std::size_t at) {
+    while (at < text_.size() && (text_[at] == '!' || text_[at] == '&')) {
+      if (text_[at] == '!') {
+        for (; at < text_.size() && !is_blank_or_break(text_[at]) && text_[at] != ',' && text_[at] != ']' && text_[at] != '}'; ++at) {
+          if (text_[at] == '"' || text_[at] == '{' || text_[at] == '[') {
+            fail(Code::SYNTAX, lines_.at_offset(at), "the YAML is malformed: a tag must be followed by a space before its value",
+                 "write a space after the tag, or remove the tag");
+          }
+        }
+      } else {
+        while (at < text_.size() && !is_blank_or_break(text_[at])) ++at;
+      }
+      while (at < text_.size() && is_blank_or_break(text_[at])) ++at;
+    }
+    return at;
+  }
+
   // The value of a block mapping key, when it starts on a later line, must be indented more than
   // its key (a block list, `- `, may stand at the key's column). yaml-cpp 0.7 also takes a flow
   // collection, quoted scalar or alias at the key's column or left of it (`runner_ids:` then
@@ -179,10 +201,26 @@ class TreeBuilder : public YAML::EventHandler {
              " starts on the next line without being indented more than its key",
          "indent the value, or write it after " + shown_text(f.key + ":") + " on the key's line");
   }
+  void check_collection_start(std::size_t offset, YAML::EmitterStyle::value style) {
+    skip_properties(offset);
+    if (style != YAML::EmitterStyle::Block) check_value_indented(offset);
+  }
   std::size_t line_start(std::size_t offset) const {
     std::size_t i = offset;
     while (i > 0 && text_[i - 1] != '\n' && text_[i - 1] != '\r') --i;
     return i;
+  }
+
+  // A `:` that starts an entry of a block mapping has no key. YAML 1.2 reads an empty key there,
+  // yaml-cpp too; PyYAML (YAML 1.1) rejects the text. It is nearly always a key whose `:` slipped
+  // onto the next line (`user-id` then `: "1000"`), and an empty key means nothing to sandgate.
+  // A key written with `?` (`? ` then `: value`) is not empty and is not seen here.
+  void check_block_key_written(std::size_t offset) {
+    if (!expecting_key() || !stack_.back().block || offset >= text_.size() || text_[offset] != ':') return;
+    if (std::size_t before = blank_run_start(offset); before > 0 && text_[before - 1] == '?') return;
+    fail_at(path_to(stack_.size() - 1), Code::SYNTAX, lines_.at_offset(offset),
+            "the YAML is malformed: this ':' has no key before it",
+            "write the key and its ':' on one line");
   }
 
   // An entry of a flow collection must be written: yaml-cpp 0.7 reads `[a,,b]` and `[,a]` as lists
@@ -279,19 +317,7 @@ class TreeBuilder : public YAML::EventHandler {
     key_at_ = mark.is_null() ? 0 : lines_.offset_of(mark.line, mark.column);
     if (!mark.is_null()) check_value_indented(key_at_);
     if (tag != "?" && !mark.is_null()) {
-      std::size_t at = key_at_;
-      // The event's mark is at its tag or anchor when it has one (`!!str "x`, `&a "x`).
-      while (at < text_.size() && (text_[at] == '!' || text_[at] == '&')) {
-        // yaml-cpp ends a tag at a `"` (no URI character) and reads `!"2"` as `! "2"`; YAML needs
-        // a space between a tag and its value, and PyYAML rejects the text.
-        for (bool is_tag = text_[at] == '!'; at < text_.size() && !is_blank_or_break(text_[at]); ++at) {
-          if (is_tag && text_[at] == '"') {
-            fail(Code::SYNTAX, lines_.at_offset(at), "the YAML is malformed: a tag must be followed by a space before its value",
-                 "write a space after the tag, or remove the tag");
-          }
-        }
-        while (at < text_.size() && is_blank_or_break(text_[at])) ++at;
-      }
+      std::size_t at = skip_properties(key_at_);
       if (at < text_.size() && (text_[at] == '"' || text_[at] == '\'') && !quote_is_closed(text_, at)) {
         fail(Code::SYNTAX, lines_.at_offset(at), "the YAML is malformed: the quoted string that starts here is never closed, so it runs to the end of the text",
              std::string("close it with ") + (text_[at] == '"' ? "\"" : "'") + " where the value ends");
@@ -323,7 +349,7 @@ class TreeBuilder : public YAML::EventHandler {
   void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value style) override {
     Mark m = to_mark(mark);
-    if (style != YAML::EmitterStyle::Block && !mark.is_null()) check_value_indented(lines_.offset_of(mark.line, mark.column));
+    if (!mark.is_null()) check_collection_start(lines_.offset_of(mark.line, mark.column), style);
     check_collection_tag(tag, "seq", m);
     open(Node::make_array(), m, anchor);
     stack_.back().block = style == YAML::EmitterStyle::Block;
@@ -333,7 +359,7 @@ class TreeBuilder : public YAML::EventHandler {
   void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                   YAML::EmitterStyle::value style) override {
     Mark m = to_mark(mark);
-    if (style != YAML::EmitterStyle::Block && !mark.is_null()) check_value_indented(lines_.offset_of(mark.line, mark.column));
+    if (!mark.is_null()) check_collection_start(lines_.offset_of(mark.line, mark.column), style);
     Node map = Node::make_object();
     // A local tag naming an SDK option class says what the map stands for (`!SandboxDefaults`).
     if (tag.size() > 1 && tag[0] == '!' && tag[1] != '!') map.given_as = given_as_from_name(std::string_view(tag).substr(1));
