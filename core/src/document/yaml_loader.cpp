@@ -153,7 +153,7 @@ class TreeBuilder : public YAML::EventHandler {
     // A dropped key (a collection, a merge key, a duplicate) is reported already, and a collection
     // key leaves no scalar key to point at.
     if (!f.node.is_object() || !f.block || f.drop_value || f.key_at >= text_.size()) return;
-    if (std::size_t before = blank_run_start(f.key_at); before > 0 && text_[before - 1] == '?') return;
+    if (after_explicit_key_indicator(f.key_at)) return;
     for (std::size_t i = f.key_at; i < text_.size() && text_[i] != '\n' && text_[i] != '\r'; ++i) {
       if (text_[i] == ':' && (i + 1 == text_.size() || is_blank_or_break(text_[i + 1]))) return;
     }
@@ -193,7 +193,7 @@ class TreeBuilder : public YAML::EventHandler {
     std::size_t value_line = line_start(offset);
     if (value_line <= f.key_at) return;  // on the key's line
     // A key written with `?` has its `:` on a line of its own, which the value may follow.
-    if (std::size_t before = blank_run_start(f.key_at); before > 0 && text_[before - 1] == '?') return;
+    if (after_explicit_key_indicator(f.key_at)) return;
     std::size_t key_line = line_start(f.key_at);
     if (offset - value_line > f.key_at - key_line) return;
     fail(Code::SYNTAX, lines_.at_offset(offset),
@@ -217,7 +217,7 @@ class TreeBuilder : public YAML::EventHandler {
   // A key written with `?` (`? ` then `: value`) is not empty and is not seen here.
   void check_block_key_written(std::size_t offset) {
     if (!expecting_key() || !stack_.back().block || offset >= text_.size() || text_[offset] != ':') return;
-    if (std::size_t before = blank_run_start(offset); before > 0 && text_[before - 1] == '?') return;
+    if (after_explicit_key_indicator(offset)) return;
     fail_at(path_to(stack_.size() - 1), Code::SYNTAX, lines_.at_offset(offset),
             "the YAML is malformed: this ':' has no key before it",
             "write the key and its ':' on one line");
@@ -261,6 +261,13 @@ class TreeBuilder : public YAML::EventHandler {
     std::size_t i = std::min(offset, text_.size());
     while (i > 0 && is_blank_or_break(text_[i - 1])) --i;
     return i;
+  }
+
+  // Whether the token at `offset` follows a `?` (a key written as `? key`, whose `:` may stand on
+  // a line of its own).
+  bool after_explicit_key_indicator(std::size_t offset) const {
+    std::size_t before = blank_run_start(offset);
+    return before > 0 && text_[before - 1] == '?';
   }
 
   // yaml-cpp marks a value that was not written (`key:` then a newline) at the next token, often
