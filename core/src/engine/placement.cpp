@@ -1,6 +1,7 @@
 // N-PL (SPEC §5.4) and the runner inventory (SPEC §1.4): which runners are candidates, and so
 // which policy the request is checked against.
 #include "engine/rules.h"
+#include "util/text.h"
 
 namespace sandgate::engine {
 
@@ -47,7 +48,13 @@ void choose_candidates(const RuleInput& in, Resolution& res, Findings& f) {
       } else if (r->mode != "cks") {
         Finding& found = f.add(Code::RUNNER_UNAVAILABLE, in_request(id.origin), [](const FindingContext&, const Finding& x, std::string& m, std::string&) {
           auto* runner = static_cast<const model::Runner*>(x.p[0]);
-          m = "runner \"" + runner->id + "\" is a " + runner->mode + " runner, not a CKS one";
+          if (runner->mode == "serverless") {
+            m = "runner \"" + runner->id + "\" is a serverless runner, not a CKS one";
+          } else {
+            // The runners file's own error reports the mode; this says why the runner is not used.
+            m = "runner \"" + runner->id + "\" has the mode " + quoted(runner->mode) +
+                " in the runner inventory, which is neither \"cks\" nor \"serverless\"";
+          }
         });
         found.p[0] = r;
         found.related = in_runners(r->origin);
