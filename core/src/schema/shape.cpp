@@ -170,7 +170,7 @@ struct Walker {
           path.pop();
           keep(read);
         } else {
-          report_unknown(m, s);
+          report_unknown(m, s, node);
         }
         continue;
       }
@@ -204,18 +204,18 @@ struct Walker {
 
   std::string child_path(const Member& m) const { return pointer_join(path.str(), m.input_key()); }
 
-  void report_unknown(const Member& m, const SchemaNode& s) {
+  void report_unknown(const Member& m, const SchemaNode& s, const Node& object) {
     if (unknown_listed == k_unknown_listed_max) {
       if (unknown_unlisted++ == 0) {
         Diagnostics one;
         DiagnosticSink scratch(one, sink.file(), sink.input());
-        report_unknown_now(m, s, scratch);
+        report_unknown_now(m, s, object, scratch);
         first_unlisted = std::move(one.front());
       }
       return;
     }
     ++unknown_listed;
-    report_unknown_now(m, s, sink);
+    report_unknown_now(m, s, object, sink);
   }
 
   // One diagnostic naming the unknown keys left out, at the first of them.
@@ -261,7 +261,18 @@ struct Walker {
     return shown_text(key) + " is " + whose + " for \"" + field + "\", " + places;
   }
 
-  void report_unknown_now(const Member& m, const SchemaNode& s, DiagnosticSink& out) {
+  // The required fields of `s` that `object` does not set, under any spelling.
+  static std::vector<std::string> missing_required(const SchemaNode& s, const Node& object) {
+    std::vector<std::string> out;
+    for (std::string_view r : s.required) {
+      bool set = std::any_of(object.members.begin(), object.members.end(),
+                             [&](const Member& x) { return x.key == r || to_snake_case(x.key) == r; });
+      if (!set) out.emplace_back(r);
+    }
+    return out;
+  }
+
+  void report_unknown_now(const Member& m, const SchemaNode& s, const Node& object, DiagnosticSink& out) {
     const auto& names = s.property_names;
     const std::string snake = to_snake_case(m.key);
     bool camel = m.key != snake;
@@ -274,7 +285,15 @@ struct Walker {
     // spelling of another (max_cpu): the key is that name cut short. Several such fields do not.
     const bool look_here = elsewhere.empty() && renamed.empty();
     std::vector<std::string> near = look_here ? names_with_words(snake, names) : std::vector<std::string>{};
-    std::string guess = !look_here ? std::string() : near.size() == 1 ? near.front() : closest_match(snake, names);
+    // So does the one missing required field that has the key among its words, however short
+    // ("id" where runner_id is required and not set).
+    std::vector<std::string> required = look_here && near.size() != 1 && !s.required.empty()
+                                            ? names_with_words(snake, missing_required(s, object), 1)
+                                            : std::vector<std::string>{};
+    std::string guess = !look_here           ? std::string()
+                        : near.size() == 1   ? near.front()
+                        : required.size() == 1 ? required.front()
+                                             : closest_match(snake, names);
     std::string hint;
     std::optional<std::string_view> other_kind;
     if (guess.empty() && path.at_top()) other_kind = kind_with_top_level(snake, kind);

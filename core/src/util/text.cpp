@@ -156,13 +156,14 @@ std::string nearest_allowed(std::string_view value, const std::vector<std::strin
   return only ? *only : std::string();
 }
 
-std::vector<std::string> names_with_words(std::string_view word, const std::vector<std::string>& candidates) {
+std::vector<std::string> names_with_words(std::string_view word, const std::vector<std::string>& candidates,
+                                          std::size_t min_letters) {
   constexpr std::size_t k_longest = 64;  // longer than any field name: a pasted value, not a name
   if (word.size() > k_longest) return {};
   const std::vector<std::string_view> wanted = snake_words(word);
   if (wanted.empty()) return {};
   for (std::string_view w : wanted) {
-    if (w.size() < 3) return {};
+    if (w.size() < min_letters) return {};
   }
   std::vector<std::string> out;
   for (const std::string& c : candidates) {

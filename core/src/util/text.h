@@ -17,15 +17,17 @@ std::string to_camel_case(std::string_view s);
 std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t cap = 64);
 // The candidate closest to `word` within a distance that still reads as a typo, or "".
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
-// The candidates (snake_case names) that have every word of `word` among their own words, a
-// plural matching its singular and a word's first letters (3 or more) the word: "cpu" → max_cpu,
-// default_cpu, cpu_ceiling; "image" → container_image; "env" → environment_variables. A word
-// shorter than 3 letters makes no match ("id" is in too many names to point at one).
 // The allowed value a refused one most likely meant: the same but for case and surrounding
 // spaces, a close spelling, or the one allowed value it is the first part of ("kata" →
 // "kata-qemu"); "" when none stands out.
 std::string nearest_allowed(std::string_view value, const std::vector<std::string>& allowed);
-std::vector<std::string> names_with_words(std::string_view word, const std::vector<std::string>& candidates);
+// The candidates (snake_case names) that have every word of `word` among their own words, a
+// plural matching its singular and a word's first letters (3 or more) the word: "cpu" → max_cpu,
+// default_cpu, cpu_ceiling; "image" → container_image; "env" → environment_variables. A word
+// shorter than `min_letters` makes no match ("id" is in too many names to point at one, unless
+// the candidates are few, such as the required fields an object lacks).
+std::vector<std::string> names_with_words(std::string_view word, const std::vector<std::string>& candidates,
+                                          std::size_t min_letters = 3);
 // A duration written for a field counted in seconds ("90s", "15m", "1h", "2d"), in seconds;
 // nullopt for anything else, or past a year's worth of digits.
 std::optional<std::int64_t> duration_seconds(std::string_view t);
