@@ -60,6 +60,8 @@ TEST(Spelling, names_with_a_word_of_the_key) {
   EXPECT_EQ(sandgate::names_with_words("cpux", fields), V{});   // nor any letter but "s"
   EXPECT_EQ(sandgate::names_with_words("cpu_memory", fields), V{});  // no name has both
   EXPECT_EQ(sandgate::names_with_words("id", fields), V{});  // under 3 letters: too common
+  EXPECT_EQ(sandgate::names_with_words("id", fields, 1), (V{"runner_ids"}));  // among few candidates
+  EXPECT_EQ(sandgate::names_with_words("i", fields, 1), V{});  // still a whole word, or three letters of one
   // A word's first letters, three or more, stand for it; not fewer, not letters from its middle.
   EXPECT_EQ(sandgate::names_with_words("env", fields), (V{"environment_variables"}));
   EXPECT_EQ(sandgate::names_with_words("env_var", fields), (V{"environment_variables"}));
