@@ -14,6 +14,7 @@
 
 #include "sandgate/small_vector.h"
 
+#include "document/json_errors.h"
 #include "document/json_direct_reader.h"
 #include "document/load_notes.h"
 #include "document/loaders.h"
@@ -425,8 +426,8 @@ bool load_json(std::string_view text, const LineIndex& lines, const Limits& limi
       report_huge_number(text, r.Offset(), builder.child_path(), lines, sink);
       return false;
     }
-    sink.add(Code::SYNTAX, "", lines.at_offset(r.Offset()),
-             std::string("the JSON is malformed: ") + rapidjson::GetParseError_En(r.Code()));
+    JsonExplanation why = explain_json_error(text, r.Offset(), r.Code());
+    sink.add(Code::SYNTAX, "", lines.at_offset(r.Offset()), std::move(why.message), std::move(why.hint));
     return false;
   }
   if (!builder.has_root()) return false;

@@ -1,0 +1,74 @@
+// What a JSON syntax error is told: the hand-written and copied-from-Python mistakes each get the
+// fix, at the place RapidJSON stopped.
+#include <gtest/gtest.h>
+
+#include "sandgate/document.h"
+
+using namespace sandgate;
+
+namespace {
+
+struct Case {
+  const char* text;
+  int column;
+  const char* hint;
+};
+
+const Diagnostic* syntax_error(const Document& d) {
+  for (const auto& x : d.diagnostics) {
+    if (x.code == Code::SYNTAX) return &x;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(JsonErrors, each_common_mistake_is_told_its_fix) {
+  const Case cases[] = {
+      {R"({"a": 1,})", 9, "remove the comma before }: JSON allows no comma after the last member"},
+      {R"({"a": [1, 2,]})", 13, "remove the comma before ]: JSON allows no comma after the last element"},
+      {R"({'a': 1})", 2, "JSON strings take double quotes: write \"a\""},
+      {R"({"a": 'x'})", 7, "JSON strings take double quotes: write \"x\""},
+      {R"({a: 1})", 2, "quote the name: write \"a\""},
+      {R"({"a": 1 "b": 2})", 9, "put a comma between the two members"},
+      {R"({"a": [1 2]})", 10, "put a comma between the two elements"},
+      {R"({"a": True})", 7, "write true: JSON's literals are lower case"},
+      {R"({"a": None})", 7, "write null"},
+      {R"({"a": NaN})", 7, "JSON has no NaN or Infinity: write a number, or null"},
+      {R"({"a": -Infinity})", 8, "JSON has no NaN or Infinity: write a number, or null"},
+      {"{\"a\": 1} // c", 10, "JSON has no comments: remove it (a YAML file may have # comments)"},
+      {R"({"a": 1, /* c */ "b": 2})", 10, "JSON has no comments: remove it (a YAML file may have # comments)"},
+      {"{\"a\": 1}\n{\"b\": 2}", 1, "a JSON document is one value; a request stream (--requests) takes one JSON value per line"},
+      {R"({"a" 1})", 6, "put a ':' between the name and its value"},
+      {R"({"a": .5})", 7, "write a digit before the point: 0.5"},
+      {R"({"a": 01})", 8, "JSON numbers have no leading zeros"},
+      {R"({"a": +1})", 7, "remove the +: JSON numbers have no plus sign"},
+      {R"({"a": 1.})", 9, "write a digit after the point"},
+      {"{\"a\": \"x\n\"}", 9, "close the string with \", or write the line break as \\n"},
+      {"{\"a\": \"x\ty\"}", 9, "write it as an escape (\\t, or \\u followed by 4 hex digits)"},
+      {R"({"a": "\x41"})", 8, "JSON's escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\u followed by 4 hex digits"},
+  };
+  for (const Case& c : cases) {
+    Document d = load_document(c.text, Format::json, "t.json", "policy");
+    const Diagnostic* e = syntax_error(d);
+    ASSERT_NE(e, nullptr) << c.text;
+    EXPECT_EQ(e->hint, c.hint) << c.text;
+    ASSERT_TRUE(e->source) << c.text;
+    EXPECT_EQ(e->source->column, c.column) << c.text << ": " << e->message;
+  }
+}
+
+TEST(JsonErrors, a_raw_line_break_in_a_string_is_named_not_called_an_escape) {
+  Document d = load_document("{\"a\": \"x\n\"}", Format::json, "t.json", "policy");
+  const Diagnostic* e = syntax_error(d);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->message, "the JSON is malformed: a string runs to the end of its line (JSON strings hold no raw line break)");
+}
+
+TEST(JsonErrors, an_error_with_no_common_cause_keeps_rapidjsons_words_alone) {
+  Document d = load_document(R"({"a": @})", Format::json, "t.json", "policy");
+  const Diagnostic* e = syntax_error(d);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->message, "the JSON is malformed: Invalid value.");
+  EXPECT_EQ(e->hint, "");
+}
