@@ -204,6 +204,10 @@ export interface ValidationResult {
   ok: boolean;
   /** every problem, in reading order, each with the diagnostic fields */
   diagnostics: Diagnostic[];
+  /** The diagnostics of severity `error` (non-enumerable; a new array on each read). */
+  readonly errors: Diagnostic[];
+  /** The diagnostics of severity `warning` (non-enumerable; a new array on each read). */
+  readonly warnings: Diagnostic[];
   /** Throws the SDK-named error when there are errors (non-enumerable); returns the result. */
   raiseForErrors(): this;
 }

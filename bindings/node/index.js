@@ -29,9 +29,18 @@ function raiseForErrors() {
   return throwIfErrors(this);
 }
 
+// `errors` and `warnings`, as a Policy and Python's Result have them: the diagnostics of that
+// severity, a new array on each read.
+const ofSeverity = (diagnostics, severity) => diagnostics.filter((d) => d.severity === severity);
+const SEVERITY_LISTS = {
+  errors: { get() { return ofSeverity(this.diagnostics, 'error'); }, enumerable: false },
+  warnings: { get() { return ofSeverity(this.diagnostics, 'warning'); }, enumerable: false },
+};
+
 // Results stay plain (JSON.stringify, deepEqual and spread see only the data).
 function finish(result) {
   Object.defineProperty(result, 'raiseForErrors', { value: raiseForErrors, enumerable: false });
+  Object.defineProperties(result, SEVERITY_LISTS);
   return result;
 }
 
@@ -139,6 +148,9 @@ class LazyResult {
         else this.fill(target);
       } else if (key === 'raiseForErrors') {
         return raiseForErrors;
+      } else if (key === 'errors' || key === 'warnings') {
+        this.fill(target);
+        return ofSeverity(target.diagnostics, key === 'errors' ? 'error' : 'warning');
       } else if (key === INSPECT) {
         return undefined;
       }

@@ -282,3 +282,43 @@ test("an item's own layers replace the shared ones, whatever kind of value eithe
     assert.deepEqual(results.map((r) => r.resolved.container_image), ['img:own', 'img:own', 'img:over', 'img:shared']);
   }
 });
+
+// As a Policy and Python's Result have them: `result.errors` was undefined on a check's result, so
+// code written from the Python docs (`r.errors.map(…)`) threw a TypeError.
+test('errors and warnings are the diagnostics of that severity, on every kind of result, not enumerable', async () => {
+  const policy = Policy.load(new URL('policies/production-cks.yaml', examples));
+  const bad = { container_image: 'python:3.11', resources: { cpu: 2 } };
+  const warned = 'container_image: python:3.11\n';
+  const checker = new Checker({ policy });
+  const eager = () => {
+    const before = require('../lib/native.js').resultsAsText(false);
+    try {
+      return check(bad, { policy });
+    } finally {
+      require('../lib/native.js').resultsAsText(before);
+    }
+  };
+  const results = {
+    'check(obj)': check(bad, { policy }),
+    'Checker.check(obj)': checker.check(bad),
+    'Checker.check(text)': checker.check(warned),
+    'check(obj), built by the addon': eager(),
+    'checkMany': (await checkMany([bad, warned], { policy }))[0],
+    'validatePolicy': validatePolicy({ constraints: { bogus: 1 } }),
+  };
+  for (const [what, r] of Object.entries(results)) {
+    // Read first, before anything else fills the result (a lazy result answers them from its text).
+    const errors = r.errors;
+    const warnings = r.warnings;
+    assert.deepEqual(errors, r.diagnostics.filter((d) => d.severity === 'error'), what);
+    assert.deepEqual(warnings, r.diagnostics.filter((d) => d.severity === 'warning'), what);
+    assert.equal(errors.length > 0, !r.ok, what);
+    assert.equal(Object.keys(r).includes('errors') || Object.keys(r).includes('warnings'), false, `${what}: not enumerable`);
+    assert.equal('errors' in JSON.parse(JSON.stringify(r)), false, `${what}: not in the JSON`);
+    assert.deepEqual(r.errors, errors, `${what}: the same after the result is filled`);
+  }
+  const w = check(warned); // no policy: the platform's default resources (a warning)
+  assert.equal(w.ok, true);
+  assert.ok(w.warnings.some((d) => d.code === 'SG_PLATFORM_DEFAULT_RESOURCES'), JSON.stringify(w.diagnostics));
+  assert.deepEqual(w.errors, []);
+});

@@ -76,6 +76,11 @@ const textResult = check('container_image: x\n', { policy: 'constraints: {}' });
 // Runners as the bare list of their entries.
 const bareRunners: CheckResult = check(request, { runners: [{ runner_id: 'prod-us-east-1', mode: 'cks' }] });
 
+// errors and warnings, as Python's Result and a Policy have them.
+const firstError: Diagnostic | undefined = result.errors[0];
+const warningCount: number = result.warnings.length;
+void [firstError, warningCount];
+
 if (!result.ok) {
   for (const d of result.diagnostics) {
     const code: DiagnosticCode = d.code;
