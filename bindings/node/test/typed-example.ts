@@ -77,9 +77,9 @@ const textResult = check('container_image: x\n', { policy: 'constraints: {}' });
 const bareRunners: CheckResult = check(request, { runners: [{ runner_id: 'prod-us-east-1', mode: 'cks' }] });
 
 // errors and warnings, as Python's Result and a Policy have them.
-const firstError: Diagnostic | undefined = result.errors[0];
+const firstResultError: Diagnostic | undefined = result.errors[0];
 const warningCount: number = result.warnings.length;
-void [firstError, warningCount];
+void [firstResultError, warningCount];
 
 if (!result.ok) {
   for (const d of result.diagnostics) {
