@@ -7,7 +7,6 @@
 namespace sandgate::detail {
 namespace {
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 bool is_word_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '$';
 }
@@ -22,7 +21,7 @@ std::string_view word_at(std::string_view text, std::size_t offset) {
 // The last character before `offset` that is not white space, or 0.
 char before(std::string_view text, std::size_t offset) {
   for (std::size_t i = std::min(offset, text.size()); i > 0; --i) {
-    if (!is_blank(text[i - 1])) return text[i - 1];
+    if (!is_blank_or_break(text[i - 1])) return text[i - 1];
   }
   return 0;
 }

@@ -9,8 +9,6 @@
 namespace sandgate::detail {
 namespace {
 
-bool is_blank_or_break(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
 // yaml-cpp's messages are ASCII but may quote one raw byte of the input ("unknown escape
 // character: \xc3", the first byte of a multi-byte character): escaped, so that diagnostics stay
 // valid UTF-8 (the JSON and SARIF outputs must be).

@@ -17,6 +17,7 @@
 #include "document/scalar_resolver.h"
 #include "document/yaml_errors.h"
 #include "document/yaml_flow_guard.h"
+#include "util/text.h"
 
 namespace sandgate::detail {
 namespace {
@@ -25,8 +26,6 @@ constexpr std::string_view k_core_tag_prefix = "tag:yaml.org,2002:";
 
 // Thrown from inside the event handler to stop parsing when a limit is hit.
 struct StopParsing : std::exception {};
-
-bool is_blank_or_break(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // Every name that follows a `*` anywhere in the text: a superset of the aliases the document
 // uses (yaml-cpp ends an alias name at white space or one of []{},). Only anchors named here
