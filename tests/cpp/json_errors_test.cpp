@@ -46,6 +46,17 @@ TEST(JsonErrors, each_common_mistake_is_told_its_fix) {
       {R"({"a": 1.})", 9, "write a digit after the point"},
       {"{\"a\": \"x\n\"}", 9, "close the string with \", or write the line break as \\n"},
       {"{\"a\": \"x\ty\"}", 9, "write it as an escape (\\t, or \\u followed by 4 hex digits)"},
+      {R"({"image": python:3.11})", 11, "quote the string: write \"python:3.11\""},
+      {R"({"a": [{"b": 1}})", 16, "this } closes nothing open here: the list open here needs ]"},
+      {R"({"a": {"b": 1]})", 14, "this ] closes nothing open here: the object open here needs }"},
+      {R"({"a": ["max_cpu": "1"]})", 17, "a name and its value inside [ ]: an object is written in { }"},
+      {R"({"a": 1}})", 9, "this } closes nothing: remove it"},
+      // Cut short: what is missing at the end.
+      {R"({"a": {"b": [1, {"c": 2)", 24, "the text ends before everything is closed: was it cut short? It needs }]}} at the end"},
+      // Brackets inside a string are not counted.
+      {"{\"a\": {\"b\": \"]{\"\n", 1, "the text ends before everything is closed: was it cut short? It needs }} at the end"},
+      {R"({"a": [1,)", 10, "the text ends where a value should follow: was it cut short?"},
+      {R"({"a": "x)", 9, "close the string with \" (the text ends inside it: was it cut short?)"},
       {R"({"a": "\x41"})", 8, "JSON's escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\u followed by 4 hex digits"},
   };
   for (const Case& c : cases) {

@@ -36,11 +36,55 @@ std::string literal_hint(std::string_view word) {
   return {};
 }
 
+// What closes the objects and lists still open at the end of `text` ("}]}"), in order; "" when
+// more than 16 are open or the text ends inside a string.
+std::string closers_needed(std::string_view text) {
+  std::string open;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char ch = text[i];
+    if (in_string) {
+      if (ch == '\\') ++i;
+      else if (ch == '"') in_string = false;
+    } else if (ch == '"') {
+      in_string = true;
+    } else if (ch == '{' || ch == '[') {
+      open += ch == '{' ? '}' : ']';
+    } else if ((ch == '}' || ch == ']') && !open.empty() && open.back() == ch) {
+      open.pop_back();
+    }
+  }
+  if (in_string || open.size() > 16) return {};
+  return std::string(open.rbegin(), open.rend());
+}
+
+// A value written without its quotes (`"image": python:3.11`): up to the next , ] } or line
+// end, at most 64 bytes; "" when it runs on past that.
+std::string_view unquoted_value_at(std::string_view text, std::size_t offset) {
+  std::size_t end = offset;
+  while (end < text.size() && end - offset <= 64 && text[end] != ',' && text[end] != ']' && text[end] != '}' &&
+         text[end] != '\n' && text[end] != '\r') {
+    ++end;
+  }
+  if (end - offset > 64) return {};
+  while (end > offset && is_blank_or_break(text[end - 1])) --end;
+  return text.substr(offset, end - offset);
+}
+
 std::string explain(std::string_view text, std::size_t offset, rapidjson::ParseErrorCode code) {
   const char c = offset < text.size() ? text[offset] : '\0';
   const char prev = before(text, offset);
   const bool at_comment = c == '/' && offset + 1 < text.size() && (text[offset + 1] == '/' || text[offset + 1] == '*');
   if (at_comment) return "JSON has no comments: remove it (a YAML file may have # comments)";
+  // Only white space left: the text was cut short (a truncated file, a half-pasted object).
+  bool at_end = true;
+  for (std::size_t i = offset; i < text.size() && at_end; ++i) at_end = is_blank_or_break(text[i]);
+  if (at_end && code != rapidjson::kParseErrorDocumentEmpty && code != rapidjson::kParseErrorStringMissQuotationMark) {
+    if (prev == ':' || prev == ',' || prev == '[') return "the text ends where a value should follow: was it cut short?";
+    std::string closers = closers_needed(text);
+    return closers.empty() ? "the text ends in the middle of the document: was it cut short?"
+                           : "the text ends before everything is closed: was it cut short? It needs " + closers + " at the end";
+  }
   switch (code) {
     case rapidjson::kParseErrorObjectMissName:
     case rapidjson::kParseErrorValueInvalid: {
@@ -59,6 +103,10 @@ std::string explain(std::string_view text, std::size_t offset, rapidjson::ParseE
       std::string_view word = word_at(text, offset);
       if (code == rapidjson::kParseErrorObjectMissName && !word.empty()) return "quote the name: write " + quoted(word);
       if (std::string hint = literal_hint(word); !hint.empty()) return hint;
+      if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+        std::string_view value = unquoted_value_at(text, offset);
+        return value.empty() ? "quote the string" : "quote the string: write " + quoted(value);
+      }
       if (c == '.' && offset + 1 < text.size() && text[offset + 1] >= '0' && text[offset + 1] <= '9') {
         std::size_t end = offset + 1;
         while (end < text.size() && end - offset < 32 && text[end] >= '0' && text[end] <= '9') ++end;
@@ -70,6 +118,13 @@ std::string explain(std::string_view text, std::size_t offset, rapidjson::ParseE
     case rapidjson::kParseErrorObjectMissCommaOrCurlyBracket:
     case rapidjson::kParseErrorArrayMissCommaOrSquareBracket:
       if (prev == '0' && c >= '0' && c <= '9') return "JSON numbers have no leading zeros";
+      if (code == rapidjson::kParseErrorArrayMissCommaOrSquareBracket && c == ':') {
+        return "a name and its value inside [ ]: an object is written in { }";
+      }
+      if (c == '}' || c == ']') {
+        return std::string("this ") + c + " closes nothing open here: the " +
+               (code == rapidjson::kParseErrorObjectMissCommaOrCurlyBracket ? "object open here needs }" : "list open here needs ]");
+      }
       if (c == '"' || c == '{' || c == '[' || (c >= '0' && c <= '9') || c == '-' || c == 't' || c == 'f' || c == 'n') {
         return code == rapidjson::kParseErrorObjectMissCommaOrCurlyBracket ? "put a comma between the two members"
                                                                             : "put a comma between the two elements";
@@ -78,12 +133,13 @@ std::string explain(std::string_view text, std::size_t offset, rapidjson::ParseE
     case rapidjson::kParseErrorObjectMissColon:
       return "put a ':' between the name and its value";
     case rapidjson::kParseErrorDocumentRootNotSingular:
+      if (c == '}' || c == ']') return std::string("this ") + c + " closes nothing: remove it";
       return "a JSON document is one value; a request stream (--requests) takes one JSON value per line";
     case rapidjson::kParseErrorStringEscapeInvalid:
       if (offset < text.size() && static_cast<unsigned char>(c) < 0x20) return {};  // the message says it
       return "JSON's escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\u followed by 4 hex digits";
     case rapidjson::kParseErrorStringMissQuotationMark:
-      return "close the string with \"";
+      return at_end ? "close the string with \" (the text ends inside it: was it cut short?)" : "close the string with \"";
     case rapidjson::kParseErrorNumberMissFraction:
       return "write a digit after the point";
     case rapidjson::kParseErrorNumberMissExponent:
