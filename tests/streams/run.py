@@ -245,10 +245,16 @@ class BatchCheck(unittest.TestCase):
         self.assertEqual(list(first), ["rule", "code", "input", "path", "source", "message", "hint", "python_exception",
                                        "js_exception"])
         self.assertEqual((first["code"], first["hint"]), ("SG_RESOURCE_ABOVE_MAX", "request at most 4"))
-        # An unreadable record's error has nothing to add: null, not absent.
+        # An unreadable record's error says what the JSON needs (record 301 is cut short); an error
+        # with nothing to add has a null hint, not an absent one.
         unreadable = [r for r in lines_of(out) if r["errors"] and r["errors"][0]["code"] == "SG_SYNTAX"]
         self.assertTrue(unreadable)
-        self.assertIsNone(unreadable[0]["errors"][0]["hint"])
+        self.assertEqual(unreadable[0]["errors"][0]["hint"],
+                         "the text ends before everything is closed: was it cut short? It needs }}} at the end")
+        self.assertTrue(all(isinstance(e["hint"], str) for r in lines_of(out) for e in r["errors"]))
+        status, out, err, _ = run(["check", "--requests", "-", "--policy", POLICY_V1], stdin_bytes=b'{"sandbox": @}\n')
+        self.assertEqual(status, 1, err)
+        self.assertIsNone(lines_of(out)[0]["errors"][0]["hint"])
 
     def test_usage_errors_are_exit_2(self):
         self.assertEqual(run(["check", "--policy", POLICY_V1])[0], 2)
