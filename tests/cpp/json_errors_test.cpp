@@ -51,6 +51,13 @@ TEST(JsonErrors, each_common_mistake_is_told_its_fix) {
       {R"({"a": {"b": 1]})", 14, "this ] closes nothing open here: the object open here needs }"},
       {R"({"a": ["max_cpu": "1"]})", 17, "a name and its value inside [ ]: an object is written in { }"},
       {R"({"a": 1}})", 9, "this } closes nothing: remove it"},
+      {R"({"max_memory": 8Gi})", 17, "quote the string: write \"8Gi\""},
+      {R"({"a": [10.20.0.0/16]})", 13, "quote the string: write \"10.20.0.0/16\""},
+      {R"({"a": [{"h": "*.pypi.org}, {"h": "x"}]})", 30,
+       "is the closing quote of \"*.pypi.org\" missing? The string runs on to the next quote"},
+      {R"({"a": "x\\" "b": 1})", 13, "put a comma between the two members"},  // an escaped backslash ends the string
+      {R"({"a": "\u00zz"})", 8, "\\u needs 4 hex digits; a backslash itself is written \\\\"},
+      {R"({"a":: 1})", 6, "remove the extra ':'"},
       // Cut short: what is missing at the end.
       {R"({"a": {"b": [1, {"c": 2)", 24, "the text ends before everything is closed: was it cut short? It needs }]}} at the end"},
       // Brackets inside a string are not counted.

@@ -71,6 +71,31 @@ std::string_view unquoted_value_at(std::string_view text, std::size_t offset) {
   return text.substr(offset, end - offset);
 }
 
+// The string that ends right before `offset` (white space between allowed), or npos: its opening
+// quote's offset in `open`, its text between the quotes returned.
+std::string_view string_before(std::string_view text, std::size_t offset) {
+  std::size_t q = std::min(offset, text.size());
+  while (q > 0 && is_blank_or_break(text[q - 1])) --q;
+  if (q == 0 || text[q - 1] != '"') return {};
+  std::size_t close = q - 1;
+  for (std::size_t i = close; i > 0; --i) {
+    if (text[i - 1] != '"') continue;
+    std::size_t backslashes = 0;
+    while (i - 1 >= backslashes + 1 && text[i - 2 - backslashes] == '\\') ++backslashes;
+    if (backslashes % 2 == 0) return text.substr(i, close - i);
+  }
+  return {};
+}
+
+// A number followed by more than a number holds (`8Gi`, `10.20.0.0/16`): a string written without
+// its quotes. The value from where the number starts, or "".
+std::string_view unquoted_after_number(std::string_view text, std::size_t offset) {
+  std::size_t start = offset;
+  while (start > 0 && ((text[start - 1] >= '0' && text[start - 1] <= '9') || text[start - 1] == '.' || text[start - 1] == '-')) --start;
+  if (start == offset) return {};
+  return unquoted_value_at(text, start);
+}
+
 std::string explain(std::string_view text, std::size_t offset, rapidjson::ParseErrorCode code) {
   const char c = offset < text.size() ? text[offset] : '\0';
   const char prev = before(text, offset);
@@ -113,6 +138,7 @@ std::string explain(std::string_view text, std::size_t offset, rapidjson::ParseE
         return "write a digit before the point: 0" + std::string(text.substr(offset, end - offset));
       }
       if (c == '+') return "remove the +: JSON numbers have no plus sign";
+      if (c == ':' && prev == ':') return "remove the extra ':'";
       return {};
     }
     case rapidjson::kParseErrorObjectMissCommaOrCurlyBracket:
@@ -125,6 +151,17 @@ std::string explain(std::string_view text, std::size_t offset, rapidjson::ParseE
         return std::string("this ") + c + " closes nothing open here: the " +
                (code == rapidjson::kParseErrorObjectMissCommaOrCurlyBracket ? "object open here needs }" : "list open here needs ]");
       }
+      if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' || c == '/' || c == ':') {
+        if (std::string_view value = unquoted_after_number(text, offset); !value.empty()) {
+          return "quote the string: write " + quoted(value);
+        }
+      }
+      // `"*.pypi.org}, {"https_hostname"`: the string before ran on to the next quote.
+      if (std::string_view before_here = string_before(text, offset);
+          !before_here.empty() && before_here.find_first_of(",:{}[]") != std::string_view::npos) {
+        return "is the closing quote of " + shown_text(before_here.substr(0, before_here.find_first_of(",:{}[]"))) +
+               " missing? The string runs on to the next quote";
+      }
       if (c == '"' || c == '{' || c == '[' || (c >= '0' && c <= '9') || c == '-' || c == 't' || c == 'f' || c == 'n') {
         return code == rapidjson::kParseErrorObjectMissCommaOrCurlyBracket ? "put a comma between the two members"
                                                                             : "put a comma between the two elements";
@@ -135,6 +172,8 @@ std::string explain(std::string_view text, std::size_t offset, rapidjson::ParseE
     case rapidjson::kParseErrorDocumentRootNotSingular:
       if (c == '}' || c == ']') return std::string("this ") + c + " closes nothing: remove it";
       return "a JSON document is one value; a request stream (--requests) takes one JSON value per line";
+    case rapidjson::kParseErrorStringUnicodeEscapeInvalidHex:
+      return "\\u needs 4 hex digits; a backslash itself is written \\\\";
     case rapidjson::kParseErrorStringEscapeInvalid:
       if (offset < text.size() && static_cast<unsigned char>(c) < 0x20) return {};  // the message says it
       return "JSON's escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\u followed by 4 hex digits";
