@@ -1,7 +1,9 @@
 #include "document/json_errors.h"
 
-#include "util/rapidjson.h"
+#include <algorithm>
+#include <string>
 
+#include "util/rapidjson.h"
 #include "util/text.h"
 
 namespace sandgate::detail {
@@ -71,8 +73,8 @@ std::string_view unquoted_value_at(std::string_view text, std::size_t offset) {
   return text.substr(offset, end - offset);
 }
 
-// The string that ends right before `offset` (white space between allowed), or npos: its opening
-// quote's offset in `open`, its text between the quotes returned.
+// The text of the string that ends right before `offset` (white space between allowed), between
+// its quotes; "" when no string ends there.
 std::string_view string_before(std::string_view text, std::size_t offset) {
   std::size_t q = std::min(offset, text.size());
   while (q > 0 && is_blank_or_break(text[q - 1])) --q;
