@@ -90,3 +90,36 @@ TEST(JsonErrors, an_error_with_no_common_cause_keeps_rapidjsons_words_alone) {
   EXPECT_EQ(e->message, "the JSON is malformed: Invalid value.");
   EXPECT_EQ(e->hint, "");
 }
+
+// A record of a JSON Lines stream is one line: a pretty-printed object (jq without -c) breaks into
+// lines that each fail, and each is told why. The same text as a whole document is not.
+TEST(JsonErrors, the_lines_of_a_record_written_over_several_lines_are_told_so) {
+  const Case lines[] = {
+      {"{", 2,
+       "the line ends before its record does: a JSON Lines record is one line (jq -c writes them so), and this one may be "
+       "written over several; as it stands the line needs } at the end"},
+      {R"(  "id": "a",)", 7,
+       "this line looks like one member of an object written over several lines: a JSON Lines record is one line (jq -c "
+       "writes them so)"},
+      {"}", 1, "this } closes something begun on an earlier line: a JSON Lines record is one line (jq -c writes them so)"},
+  };
+  for (const Case& c : lines) {
+    Document d = load_document(c.text, Format::json, "r.jsonl", "requests");
+    const Diagnostic* e = syntax_error(d);
+    ASSERT_NE(e, nullptr) << c.text;
+    EXPECT_EQ(e->hint, c.hint) << c.text;
+    ASSERT_TRUE(e->source) << c.text;
+    EXPECT_EQ(e->source->column, c.column) << c.text;
+  }
+  // A stray } in a document, and a document cut short, read as what they are.
+  Document stray_doc = load_document("}", Format::json, "t.json", "policy");
+  const Diagnostic* stray = syntax_error(stray_doc);
+  ASSERT_NE(stray, nullptr);
+  EXPECT_EQ(stray->message, "the JSON is malformed: a value cannot start with \"}\"");
+  EXPECT_EQ(stray->hint, "this } closes nothing: remove it");
+  // A multi-line text given as one record (a checkMany string item) is whole: cut short, not split.
+  Document cut_doc = load_document("{\n  \"id\": \"a\",\n", Format::json, "<records>", "requests");
+  const Diagnostic* cut = syntax_error(cut_doc);
+  ASSERT_NE(cut, nullptr);
+  EXPECT_EQ(cut->hint, "the text ends where a value should follow: was it cut short?");
+}

@@ -250,7 +250,8 @@ class BatchCheck(unittest.TestCase):
         unreadable = [r for r in lines_of(out) if r["errors"] and r["errors"][0]["code"] == "SG_SYNTAX"]
         self.assertTrue(unreadable)
         self.assertEqual(unreadable[0]["errors"][0]["hint"],
-                         "the text ends before everything is closed: was it cut short? It needs }}} at the end")
+                         "the line ends before its record does: a JSON Lines record is one line (jq -c writes them so), "
+                         "and this one may be written over several; as it stands the line needs }}} at the end")
         self.assertTrue(all(isinstance(e["hint"], str) for r in lines_of(out) for e in r["errors"]))
         status, out, err, _ = run(["check", "--requests", "-", "--policy", POLICY_V1], stdin_bytes=b'{"sandbox": @}\n')
         self.assertEqual(status, 1, err)

@@ -98,7 +98,28 @@ std::string_view unquoted_after_number(std::string_view text, std::size_t offset
   return unquoted_value_at(text, start);
 }
 
-std::string explain(std::string_view text, std::size_t offset, rapidjson::ParseErrorCode code) {
+constexpr std::string_view k_one_line = "a JSON Lines record is one line (jq -c writes them so)";
+
+// The same mistakes in one line of a JSON Lines stream, where the likeliest cause is a record
+// written over several lines; "" when the error does not look like that.
+std::string explain_stream_line(std::string_view text, std::size_t offset, rapidjson::ParseErrorCode code, bool at_end) {
+  const char c = offset < text.size() ? text[offset] : '\0';
+  if (at_end && code != rapidjson::kParseErrorStringMissQuotationMark) {
+    std::string closers = closers_needed(text);
+    return "the line ends before its record does: " + std::string(k_one_line) + ", and this one may be written over several" +
+           (closers.empty() ? "" : "; as it stands the line needs " + closers + " at the end");
+  }
+  if (code == rapidjson::kParseErrorDocumentRootNotSingular && c == ':') {
+    return "this line looks like one member of an object written over several lines: " + std::string(k_one_line);
+  }
+  if ((code == rapidjson::kParseErrorDocumentEmpty || code == rapidjson::kParseErrorDocumentRootNotSingular) &&
+      (c == '}' || c == ']')) {
+    return std::string("this ") + c + " closes something begun on an earlier line: " + std::string(k_one_line);
+  }
+  return {};
+}
+
+std::string explain(std::string_view text, std::size_t offset, rapidjson::ParseErrorCode code, bool stream_line) {
   const char c = offset < text.size() ? text[offset] : '\0';
   const char prev = before(text, offset);
   const bool at_comment = c == '/' && offset + 1 < text.size() && (text[offset + 1] == '/' || text[offset + 1] == '*');
@@ -106,6 +127,9 @@ std::string explain(std::string_view text, std::size_t offset, rapidjson::ParseE
   // Only white space left: the text was cut short (a truncated file, a half-pasted object).
   bool at_end = true;
   for (std::size_t i = offset; i < text.size() && at_end; ++i) at_end = is_blank_or_break(text[i]);
+  if (stream_line) {
+    if (std::string hint = explain_stream_line(text, offset, code, at_end); !hint.empty()) return hint;
+  }
   if (at_end && code != rapidjson::kParseErrorDocumentEmpty && code != rapidjson::kParseErrorStringMissQuotationMark) {
     if (prev == ':' || prev == ',' || prev == '[') return "the text ends where a value should follow: was it cut short?";
     std::string closers = closers_needed(text);
@@ -113,6 +137,9 @@ std::string explain(std::string_view text, std::size_t offset, rapidjson::ParseE
                            : "the text ends before everything is closed: was it cut short? It needs " + closers + " at the end";
   }
   switch (code) {
+    case rapidjson::kParseErrorDocumentEmpty:  // a document that starts with } or ]
+      if (c == '}' || c == ']') return std::string("this ") + c + " closes nothing: remove it";
+      return {};
     case rapidjson::kParseErrorObjectMissName:
     case rapidjson::kParseErrorValueInvalid: {
       if (prev == ',' && (c == '}' || c == ']')) {
@@ -192,7 +219,8 @@ std::string explain(std::string_view text, std::size_t offset, rapidjson::ParseE
 
 }  // namespace
 
-JsonExplanation explain_json_error(std::string_view text, std::size_t offset, rapidjson::ParseErrorCode code) {
+JsonExplanation explain_json_error(std::string_view text, std::size_t offset, rapidjson::ParseErrorCode code,
+                                   bool stream_line) {
   JsonExplanation out;
   // RapidJSON calls a raw line break or tab inside a string an invalid escape.
   if (code == rapidjson::kParseErrorStringEscapeInvalid && offset < text.size() &&
@@ -204,8 +232,10 @@ JsonExplanation explain_json_error(std::string_view text, std::size_t offset, ra
                                                             : "write it as an escape (\\t, or \\u followed by 4 hex digits)";
     return out;
   }
-  out.message = std::string("the JSON is malformed: ") + rapidjson::GetParseError_En(code);
-  out.hint = explain(text, offset, code);
+  out.message = code == rapidjson::kParseErrorDocumentEmpty
+                    ? "the JSON is malformed: a value cannot start with " + shown_text(text.substr(offset, 1))
+                    : std::string("the JSON is malformed: ") + rapidjson::GetParseError_En(code);
+  out.hint = explain(text, offset, code, stream_line);
   return out;
 }
 

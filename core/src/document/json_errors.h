@@ -17,6 +17,9 @@ struct JsonExplanation {
   std::string hint;     // "" when there is nothing better to say than the message
 };
 
-JsonExplanation explain_json_error(std::string_view text, std::size_t offset, rapidjson::ParseErrorCode code);
+// `stream_line`: `text` is one line of a JSON Lines request stream, so a record written over
+// several lines (pretty-printed, `jq` without -c) shows as broken lines, and is told so.
+JsonExplanation explain_json_error(std::string_view text, std::size_t offset, rapidjson::ParseErrorCode code,
+                                   bool stream_line = false);
 
 }  // namespace sandgate::detail

@@ -13,6 +13,7 @@
 #include "util/rapidjson.h"
 
 #include "sandgate/small_vector.h"
+#include "sandgate/stream.h"
 
 #include "document/json_errors.h"
 #include "document/json_direct_reader.h"
@@ -417,7 +418,8 @@ bool load_json(std::string_view text, const LineIndex& lines, const Limits& limi
   notes.finish();
   if (r.IsError()) {
     if (builder.stopped_by_limit()) return false;
-    if (r.Code() == rapidjson::kParseErrorDocumentEmpty) {
+    // RapidJSON says "empty" for a document that starts with `}` or `]` too.
+    if (r.Code() == rapidjson::kParseErrorDocumentEmpty && text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
       sink.add(Code::EMPTY_DOCUMENT, "", lines.at_offset(0), "the document is empty",
                "write an object, or {} for an empty one");
       return false;
@@ -426,7 +428,11 @@ bool load_json(std::string_view text, const LineIndex& lines, const Limits& limi
       report_huge_number(text, r.Offset(), builder.child_path(), lines, sink);
       return false;
     }
-    JsonExplanation why = explain_json_error(text, r.Offset(), r.Code());
+    // A record of a JSON Lines stream is one line of it: a pretty-printed object breaks into many.
+    const std::size_t last = text.find_last_not_of("\r\n");
+    const bool stream_line = sink.input() == k_requests_input &&
+                             (last == std::string_view::npos || text.substr(0, last).find_first_of("\r\n") == std::string_view::npos);
+    JsonExplanation why = explain_json_error(text, r.Offset(), r.Code(), stream_line);
     sink.add(Code::SYNTAX, "", lines.at_offset(r.Offset()), std::move(why.message), std::move(why.hint));
     return false;
   }
