@@ -21,6 +21,17 @@ const Diagnostic* syntax_error(const Document& d) {
   return nullptr;
 }
 
+// `c.text` loaded as JSON for `input` ("policy", or "requests" for a line of a JSON Lines stream)
+// must be a syntax error at `c.column` with the hint `c.hint`.
+void expect_told(const Case& c, const char* input) {
+  Document d = load_document(c.text, Format::json, "t.json", input);
+  const Diagnostic* e = syntax_error(d);
+  ASSERT_NE(e, nullptr) << c.text;
+  EXPECT_EQ(e->hint, c.hint) << c.text;
+  ASSERT_TRUE(e->source) << c.text;
+  EXPECT_EQ(e->source->column, c.column) << c.text << ": " << e->message;
+}
+
 }  // namespace
 
 TEST(JsonErrors, each_common_mistake_is_told_its_fix) {
@@ -66,14 +77,7 @@ TEST(JsonErrors, each_common_mistake_is_told_its_fix) {
       {R"({"a": "x)", 9, "close the string with \" (the text ends inside it: was it cut short?)"},
       {R"({"a": "\x41"})", 8, "JSON's escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\u followed by 4 hex digits"},
   };
-  for (const Case& c : cases) {
-    Document d = load_document(c.text, Format::json, "t.json", "policy");
-    const Diagnostic* e = syntax_error(d);
-    ASSERT_NE(e, nullptr) << c.text;
-    EXPECT_EQ(e->hint, c.hint) << c.text;
-    ASSERT_TRUE(e->source) << c.text;
-    EXPECT_EQ(e->source->column, c.column) << c.text << ": " << e->message;
-  }
+  for (const Case& c : cases) expect_told(c, "policy");
 }
 
 TEST(JsonErrors, a_raw_line_break_in_a_string_is_named_not_called_an_escape) {
@@ -103,14 +107,7 @@ TEST(JsonErrors, the_lines_of_a_record_written_over_several_lines_are_told_so) {
        "writes them so)"},
       {"}", 1, "this } closes something begun on an earlier line: a JSON Lines record is one line (jq -c writes them so)"},
   };
-  for (const Case& c : lines) {
-    Document d = load_document(c.text, Format::json, "r.jsonl", "requests");
-    const Diagnostic* e = syntax_error(d);
-    ASSERT_NE(e, nullptr) << c.text;
-    EXPECT_EQ(e->hint, c.hint) << c.text;
-    ASSERT_TRUE(e->source) << c.text;
-    EXPECT_EQ(e->source->column, c.column) << c.text;
-  }
+  for (const Case& c : lines) expect_told(c, "requests");
   // A stray } in a document, and a document cut short, read as what they are.
   Document stray_doc = load_document("}", Format::json, "t.json", "policy");
   const Diagnostic* stray = syntax_error(stray_doc);
