@@ -135,6 +135,7 @@ class TreeBuilder : public YAML::EventHandler {
     if (n.text.empty()) {
       if (std::size_t after = after_indicator(offset); after != std::string_view::npos) n.mark = lines_.at_offset(after);
       if (!expecting_key()) check_key_has_colon();
+      check_explicit_key_written(offset);
       check_block_key_written(offset);
       check_flow_entry_written(offset);
     }
@@ -220,6 +221,18 @@ class TreeBuilder : public YAML::EventHandler {
     fail_at(path_to(stack_.size() - 1), Code::SYNTAX, lines_.at_offset(offset),
             "the YAML is malformed: this ':' has no key before it",
             "write the key and its ':' on one line");
+  }
+
+  // A `?` with nothing after it on its line is an empty key (YAML's null). sandgate's documents
+  // need string keys, and yaml-cpp 0.7 misreads `?` then `: v` on the next line as a map {null: v}
+  // used as the key, which would be told as "an object or list is used as a key". Called for a
+  // key's empty scalar and for a block map that starts with `:` where a key is expected.
+  void check_explicit_key_written(std::size_t offset) {
+    if (!expecting_key() || offset > text_.size() || !after_explicit_key_indicator(offset)) return;
+    std::size_t question = blank_run_start(offset) - 1;
+    fail_at(path_to(stack_.size() - 1), Code::SYNTAX, lines_.at_offset(question),
+            "the YAML is malformed: the key after this '?' is empty (YAML reads it as a null key, and keys here are names)",
+            "write the key after the '?' (\"? name\"), or write \"name: value\" without the '?'");
   }
 
   // An entry of a flow collection must be written: yaml-cpp 0.7 reads `[a,,b]` and `[,a]` as lists
@@ -365,7 +378,11 @@ class TreeBuilder : public YAML::EventHandler {
   void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                   YAML::EmitterStyle::value style) override {
     Mark m = to_mark(mark);
-    if (!mark.is_null()) check_collection_start(lines_.offset_of(mark.line, mark.column), style);
+    if (!mark.is_null()) {
+      std::size_t offset = lines_.offset_of(mark.line, mark.column);
+      if (offset < text_.size() && text_[offset] == ':') check_explicit_key_written(offset);
+      check_collection_start(offset, style);
+    }
     Node map = Node::make_object();
     // A local tag naming an SDK option class says what the map stands for (`!SandboxDefaults`).
     if (tag.size() > 1 && tag[0] == '!' && tag[1] != '!') map.given_as = given_as_from_name(std::string_view(tag).substr(1));
