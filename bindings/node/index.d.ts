@@ -284,6 +284,8 @@ export declare class Policy {
   readonly document: { [field: string]: JsonValue } | null;
   raiseForErrors(): this;
   toJSON(): { ok: boolean; diagnostics: Diagnostic[] };
+  /** `check(sandbox, { ...options, policy: this })`: the same result. */
+  check(sandbox: SandboxInput, options?: Omit<CheckOptions, 'policy'>): CheckResult;
 }
 
 /** A policy, runners and org bound to a client, compiled once, for many checks. */

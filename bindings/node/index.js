@@ -517,6 +517,17 @@ class Policy {
     return this;
   }
   toJSON() { return { ok: this.ok, diagnostics: this.diagnostics }; }
+
+  /** `check(sandbox, { ...options, policy: this })`: the same result, for code that holds a policy. */
+  check(sandbox, options = undefined) {
+    if (options !== undefined && (options === null || typeof options !== 'object')) {
+      throw new TypeError(`Policy.check options must be an object, not ${describe(options)}`);
+    }
+    if (options !== undefined && Object.hasOwn(options, 'policy')) {
+      throw new TypeError('Policy.check options take no policy: the policy is the one check is called on');
+    }
+    return check(sandbox, { ...options, policy: this });
+  }
 }
 
 /** A policy, runners and org bound to a client, compiled once, for many checks. */

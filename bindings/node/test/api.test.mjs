@@ -126,6 +126,30 @@ test('Policy.load, fromObject and fromText always give a Policy', () => {
   assert.throws(() => Policy.load('/nonexistent/policy.yaml'), { code: 'ENOENT' });
 });
 
+test('policy.check is check with that policy, every option passed on', () => {
+  const policy = Policy.load(new URL('policies/gpu-cks.yaml', examples).pathname);
+  const runners = readExample('runners.yaml');
+  const res = { cpu: '1', memory: '1Gi' };
+  const sandbox = { placementMode: 'cks', runnerIds: ['gpu-us-east-1'],
+    resources: { requests: res, limits: res, gpu: { count: 1, type: 'h100' } } };
+  const cases = [
+    undefined,
+    { runners, org: { gpuAllowed: true } },
+    { runners, org: { gpuAllowed: true }, client: 'python', placement: 'serverless' },
+    { defaults: { tags: ['a'] }, overrides: { resources: { cpu: '64' } }, runners },
+  ];
+  const answers = new Set();
+  for (const options of cases) {
+    const mine = JSON.stringify(policy.check(sandbox, options));
+    assert.equal(mine, JSON.stringify(check(sandbox, { ...options, policy })), JSON.stringify(options));
+    answers.add(mine);
+  }
+  assert.equal(answers.size, cases.length, 'every option reaches the check');
+  assert.throws(() => policy.check(sandbox, { policy }), /take no policy/);
+  assert.throws(() => policy.check(sandbox, 'runners.yaml'), /must be an object/);
+  assert.throws(() => policy.check(sandbox, { runner: runners }), TypeError);
+});
+
 test('a broken policy text gives a broken Policy whose errors every check returns', () => {
   const broken = Policy.fromText('constraints: [\n');
   assert.equal(broken.broken, true);

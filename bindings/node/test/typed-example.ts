@@ -51,6 +51,7 @@ const firstError: Diagnostic | undefined = fromText.errors[0];
 const doc = fromFile.document;
 const displayName = doc ? doc['display_name'] : null;
 fromFile.raiseForErrors().warnings.forEach((d) => d.code);
+const againstIt: CheckResult = fromFile.check({ containerImage: 'python:3.11' }, { client: 'python' });
 
 // A request in the TypeScript SDK's spelling, and one in the Python SDK's.
 const request: SandboxRunOptions = {

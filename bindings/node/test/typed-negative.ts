@@ -13,6 +13,8 @@ check({}, { placement: true });
 check(42);
 // @ts-expect-error: Policy has no public constructor
 new Policy();
+// @ts-expect-error: a Policy's check takes no other policy
+Policy.fromText('{}').check({}, { policy: {} });
 // @ts-expect-error: fromText wants text
 Policy.fromText({ display_name: 'x' });
 // @ts-expect-error: ok is a boolean

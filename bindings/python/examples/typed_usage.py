@@ -73,6 +73,8 @@ def main() -> None:
         placement="cks",
     )
     print(describe(result))
+    same: Result = policy.check(sandbox, defaults={"max_lifetime_seconds": 1200}, placement="cks")
+    print(same.ok)
     resolved: dict[str, Any] = result.resolved
     provenance: dict[str, str] = result.provenance
     print(resolved.get("max_lifetime_seconds"), provenance.get("/max_lifetime_seconds"))

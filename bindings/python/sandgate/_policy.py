@@ -9,7 +9,7 @@ from typing import Any, Generic, TypeVar
 from . import _inputs, _sandgate
 from ._diagnostics import Diagnostic, DiagnosticLists, diagnostics_of
 from ._result import Result, _raise
-from ._types import DataclassInstance
+from ._types import Client, DataclassInstance, InputValue, Placement, RunnersValue
 from .exceptions import error_from_diagnostics
 
 R = TypeVar("R", bound="_sandgate._Loaded")  # LoadedPolicy, LoadedRunners or LoadedOrg
@@ -120,6 +120,31 @@ class Policy(_Loaded[_sandgate.LoadedPolicy]):
     def is_null(self) -> bool:
         """The document is ``null``: a policy never configured (P-15), unlike ``{}``."""
         return self._raw.is_null
+
+    def check(
+        self,
+        sandbox: InputValue,
+        *,
+        defaults: InputValue = None,
+        overrides: InputValue = None,
+        runners: Runners | RunnersValue = None,
+        org: Org | InputValue = None,
+        client: Client | None = "python",
+        placement: Placement | None = None,
+    ) -> Result:
+        """``sandgate.check(sandbox, policy=self, ...)``: the same answer, for code that holds a policy."""
+        from ._api import check  # _api imports this module
+
+        return check(
+            sandbox,
+            policy=self,
+            defaults=defaults,
+            overrides=overrides,
+            runners=runners,
+            org=org,
+            client=client,
+            placement=placement,
+        )
 
 
 class Runners(_Loaded[_sandgate.LoadedRunners]):

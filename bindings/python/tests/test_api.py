@@ -57,6 +57,29 @@ def test_policy_from_text_dict_and_file_agree(tmp_path: Path) -> None:
     assert policies[2].file == str(path)
 
 
+def test_policy_check_is_check_with_that_policy() -> None:
+    policy = sandgate.Policy.load(REPO / "examples/policies/gpu-cks.yaml")
+    runners = REPO / "examples/runners.yaml"
+    sandbox = {
+        "placement_mode": "cks",
+        "runner_ids": ["gpu-us-east-1"],
+        "resources": {"requests": RES, "limits": RES, "gpu": {"count": 1, "type": "h100"}},
+    }
+    cases: list[dict[str, object]] = [
+        {},
+        {"runners": runners, "org": {"gpu_allowed": True}},
+        {"runners": runners, "org": {"gpu_allowed": True}, "client": "typescript", "placement": "serverless"},
+        {"defaults": {"tags": ["a"]}, "overrides": {"resources": {"cpu": "64"}}, "runners": runners},
+    ]
+    answers = set()
+    for kwargs in cases:
+        mine = policy.check(sandbox, **kwargs)  # type: ignore[arg-type]
+        theirs = sandgate.check(sandbox, policy=policy, **kwargs)  # type: ignore[arg-type]
+        assert mine.to_dict() == theirs.to_dict(), kwargs
+        answers.add(mine.to_json())
+    assert len(answers) == len(cases)  # every keyword reaches the check
+
+
 def test_policy_with_errors_is_still_a_policy() -> None:
     p = sandgate.Policy.from_text("base:\n  spec:\n    affinity: {}\n", name="runner.yaml")
     assert p.loaded and not p.ok
