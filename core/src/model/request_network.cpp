@@ -39,7 +39,10 @@ DeclaredRule read_declared(RequestCompiler& c, const Cursor& at, std::size_t ind
     Cursor text = cidr.node->is_string() ? cidr : cidr["cidr"];
     r.cidr = text.str();
     auto p = parse_prefix(r.cidr);
-    if (p.problem == PrefixProblem::syntax) {
+    if (c.reported_under(cidr.layer, cidr.path())) {
+      // A cidr of the wrong type (`cidr: 5`, `cidr: {cidr: 5}`) has the schema's TypeError, as
+      // cwsandbox raises one: one error for one value, not a second "(none given) is not a prefix".
+    } else if (p.problem == PrefixProblem::syntax) {
       // `cidr: {except: […]}` (or a number) has no prefix at all: point at the rule's cidr then.
       invalid(text ? text : cidr, "CIDR " + (text ? text.node->display() : std::string("(none given)")) +
                                       " is not an IPv4 or IPv6 prefix", "write e.g. \"203.0.113.0/24\"");
