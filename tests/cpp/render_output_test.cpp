@@ -239,6 +239,19 @@ TEST(TextRender, a_long_line_is_cut_around_the_column_and_the_caret_follows) {
   EXPECT_NE(out.find("3 | " + shown + "\n  | " + std::string(101, ' ') + "^^^\n"), std::string::npos) << out;
 }
 
+TEST(TextRender, the_caret_under_a_nul_a_control_character_or_a_byte_that_is_not_utf8_is_one_column) {
+  // Binary text has no blank to end a token: the caret ran to the end of the line.
+  for (std::string bad : {std::string(1, '\0'), std::string("\x01"), std::string("\xFF")}) {
+    SourceTexts sources{{"b.yaml", "k: \"a" + bad + "b\"xyz\n"}};
+    Diagnostic d = make(Code::NUL_BYTE, Severity::error, "policy", "", "bad byte");
+    d.source = SourceLocation{"b.yaml", 1, 6};
+    std::vector<Report> reports;
+    reports.push_back(Report{"b.yaml", "policy validate", Result::from_diagnostics({d})});
+    std::string out = render_text(reports, sources, TextOptions{false, true});
+    EXPECT_NE(out.find("\n  | " + std::string(5, ' ') + "^\n"), std::string::npos) << out;
+  }
+}
+
 TEST(TextRender, the_verdict_counts_and_words_depend_on_the_command) {
   std::string out = text_output();
   EXPECT_NE(out.find("s.yaml: rejected (2 errors, 1 warning)\n"), std::string::npos) << out;

@@ -68,6 +68,12 @@ std::size_t byte_at_column(std::string_view line, int column) {
 // How many code points the caret should cover: the token that starts at `from`.
 int token_width(std::string_view line, std::size_t from) {
   if (from >= line.size()) return 1;
+  // A NUL, another control character or a byte that is not UTF-8 is one column (displayable()
+  // shows it as one symbol); binary text has no blanks to end a "token", and the caret ran to the
+  // end of the line.
+  bool is_nul = false;
+  auto b = static_cast<unsigned char>(line[from]);
+  if (b < 0x20 || b == 0x7F || find_invalid_utf8(line.substr(from, 4), is_nul) == 0) return 1;
   std::size_t end = from;
   char q = line[from];
   if (q == '"' || q == '\'') {
