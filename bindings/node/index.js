@@ -232,6 +232,13 @@ function optionsObject(options, allowed, what, elsewhere = () => '') {
   if (typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`${what} must be an object with ${[...allowed].join(', ')}, not ${Array.isArray(options) ? 'an array' : describe(options)}`);
   }
+  // A Policy (or a Map, or another class's instance) has no own keys: read as options it was "no
+  // options", and `check(sandbox, policy)` checked against no policy and answered ok.
+  const proto = Object.getPrototypeOf(options);
+  if (proto !== Object.prototype && proto !== null) {
+    const given = options instanceof Policy ? 'a Policy; pass it as { policy }' : describe(options);
+    throw new TypeError(`${what} must be a plain object with ${[...allowed].join(', ')}, not ${given}`);
+  }
   for (const key of Object.keys(options)) {
     if (!allowed.has(key)) throw new TypeError(`${what}: unknown option "${key}" (known: ${[...allowed].join(', ')})${elsewhere(key)}`);
   }

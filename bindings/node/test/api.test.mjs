@@ -103,6 +103,13 @@ test('misused options are TypeErrors, not diagnostics', () => {
   assert.throws(() => check({}, { polciy: {} }), /unknown option "polciy"/);
   assert.throws(() => check({}, 'client: python'), TypeError);
   assert.throws(() => normalizeResources({}, { client: 'go' }), TypeError);
+  // A Policy where the options go has no own keys: it used to be read as "no options" and the
+  // request was checked against no policy.
+  const policy = Policy.fromObject({ constraints: { resources: { maxCpu: '2' } } });
+  assert.throws(() => check({}, policy), /not a Policy; pass it as \{ policy \}/);
+  assert.throws(() => new Checker({ policy }).check({}, policy), /not a Policy/);
+  assert.throws(() => check({}, new Map([['policy', policy]])), /plain object .* not a Map/);
+  assert.equal(check({}, Object.assign(Object.create(null), { client: 'python' })).ok, true);
 });
 
 test('Policy.load, fromObject and fromText always give a Policy', () => {
