@@ -243,6 +243,32 @@ struct Walker {
     return "a field " + join_and(shown) + (shown.size() == 1 ? ": move it there" : ": move it to the one you mean");
   }
 
+  // Inside a list's item, where the global places do not apply: the objects below this one (not
+  // through a list) whose schema has `key`, as "a field in /services/0/endpoint: move it there".
+  // A field written one level too high stays in its item and keeps its meaning.
+  std::string places_below(const SchemaNode& s, std::string_view key) const {
+    std::vector<std::string> shown;
+    std::vector<const SchemaNode*> ancestors;
+    auto walk = [&](auto& self, const SchemaNode& n, const std::string& at) -> void {
+      if (n.opaque || !n.is_struct || shown.size() > k_word_matches_shown ||
+          std::find(ancestors.begin(), ancestors.end(), &n) != ancestors.end()) {
+        return;
+      }
+      ancestors.push_back(&n);
+      for (const std::string& name : n.property_names) {
+        const SchemaNode* child = n.property(name);
+        if (!child) continue;
+        std::string child_at = pointer_join(at, name);
+        if (child->is_struct && !child->opaque && child->property(key)) shown.push_back("in " + child_at);
+        self(self, *child, child_at);
+      }
+      ancestors.pop_back();
+    };
+    walk(walk, s, path.str());
+    if (shown.empty() || shown.size() > k_word_matches_shown) return {};
+    return "a field " + join_and(shown) + (shown.size() == 1 ? ": move it there" : ": move it to the one you mean");
+  }
+
   // "did you mean \"gpu\"? (\"nvidia.com/gpu\" is Kubernetes's name for it)" when the field is at
   // this level, or its places when it is elsewhere; "" when `key` is no other tool's name of a
   // field of this kind of document.
@@ -278,7 +304,7 @@ struct Walker {
     bool camel = m.key != snake;
     // A real field's name is stronger evidence than a near spelling: "gpu" in /resources/requests
     // is the field of /resources, not a typo of "cpu".
-    std::string elsewhere = list_depth == 0 ? places_of(snake) : std::string();
+    std::string elsewhere = list_depth == 0 ? places_of(snake) : places_below(s, snake);
     // Another tool's name for one of our fields is as strong: it is what the user copied.
     std::string renamed = elsewhere.empty() ? other_tools_name_hint(m.key, snake, names) : std::string();
     // The one field that has every word of the key ("max_gpu" → max_gpu_count) beats a near
