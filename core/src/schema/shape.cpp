@@ -245,8 +245,10 @@ struct Walker {
 
   // Inside a list's item, where the global places do not apply: the objects below this one (not
   // through a list) whose schema has `key`, as "a field in /services/0/endpoint: move it there".
-  // A field written one level too high stays in its item and keeps its meaning.
-  std::string places_below(const SchemaNode& s, std::string_view key) const {
+  // A field written one level too high stays in its item and keeps its meaning. With
+  // `written_only`, only below members the item has: "except" in a hostname rule is more likely
+  // https_hostname_except than the except of a cidr the rule does not have.
+  std::string places_below(const SchemaNode& s, const Node& object, std::string_view key, bool written_only) const {
     std::vector<std::string> shown;
     std::vector<const SchemaNode*> ancestors;
     auto walk = [&](auto& self, const SchemaNode& n, const std::string& at) -> void {
@@ -264,7 +266,16 @@ struct Walker {
       }
       ancestors.pop_back();
     };
-    walk(walk, s, path.str());
+    std::string here = path.str();
+    for (const std::string& name : s.property_names) {
+      const SchemaNode* child = s.property(name);
+      if (!child || (written_only && !object.find(name))) continue;
+      ancestors.push_back(&s);
+      std::string child_at = pointer_join(here, name);
+      if (child->is_struct && !child->opaque && child->property(key)) shown.push_back("in " + child_at);
+      walk(walk, *child, child_at);
+      ancestors.pop_back();
+    }
     if (shown.empty() || shown.size() > k_word_matches_shown) return {};
     return "a field " + join_and(shown) + (shown.size() == 1 ? ": move it there" : ": move it to the one you mean");
   }
@@ -304,7 +315,7 @@ struct Walker {
     bool camel = m.key != snake;
     // A real field's name is stronger evidence than a near spelling: "gpu" in /resources/requests
     // is the field of /resources, not a typo of "cpu".
-    std::string elsewhere = list_depth == 0 ? places_of(snake) : places_below(s, snake);
+    std::string elsewhere = list_depth == 0 ? places_of(snake) : places_below(s, object, snake, true);
     // Another tool's name for one of our fields is as strong: it is what the user copied.
     std::string renamed = elsewhere.empty() ? other_tools_name_hint(m.key, snake, names) : std::string();
     // The one field that has every word of the key ("max_gpu" → max_gpu_count) beats a near
@@ -338,6 +349,9 @@ struct Walker {
       // A word of a field's name ("cpu" for max_cpu, min_cpu, …): more than a few is no guide.
       for (auto& n : near) n = "\"" + (camel ? to_camel_case(n) : n) + "\"";
       hint = "did you mean " + join_or(near) + "?";
+    } else if (std::string below = list_depth > 0 ? places_below(s, object, snake, false) : std::string(); !below.empty()) {
+      // An object the item does not have yet ("kind" for an endpoint not written).
+      hint = shown_text(m.key) + " is " + below;
     } else if (!names.empty()) {
       std::vector<std::string> shown(names.begin(), names.begin() + std::min<std::size_t>(names.size(), 12));
       for (auto& n : shown) n = "\"" + n + "\"";
