@@ -252,6 +252,23 @@ TEST(TextRender, the_caret_under_a_nul_a_control_character_or_a_byte_that_is_not
   }
 }
 
+TEST(TextRender, the_caret_under_a_flow_collection_covers_it_to_its_closing_bracket_on_the_line) {
+  struct Case {
+    std::string line;
+    int width;
+  };
+  // A quoted bracket does not close; an unclosed collection is marked at its bracket alone.
+  for (const Case& c : {Case{"k: {a: \"}\", b: [1, 2]} # c", 19}, Case{"k: [x, 'y]']", 9}, Case{"k: {a: 1,", 1}}) {
+    SourceTexts sources{{"f.yaml", c.line + "\n"}};
+    Diagnostic d = make(Code::TYPE_MISMATCH, Severity::error, "sandbox", "/k", "wrong");
+    d.source = SourceLocation{"f.yaml", 1, 4};
+    std::vector<Report> reports;
+    reports.push_back(Report{"f.yaml", "check", Result::from_diagnostics({d})});
+    std::string out = render_text(reports, sources, TextOptions{false, true});
+    EXPECT_NE(out.find("\n  |    " + std::string(static_cast<std::size_t>(c.width), '^') + "\n"), std::string::npos) << out;
+  }
+}
+
 TEST(TextRender, the_verdict_counts_and_words_depend_on_the_command) {
   std::string out = text_output();
   EXPECT_NE(out.find("s.yaml: rejected (2 errors, 1 warning)\n"), std::string::npos) << out;

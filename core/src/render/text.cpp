@@ -76,7 +76,26 @@ int token_width(std::string_view line, std::size_t from) {
   if (b < 0x20 || b == 0x7F || find_invalid_utf8(line.substr(from, 4), is_nul) == 0) return 1;
   std::size_t end = from;
   char q = line[from];
-  if (q == '"' || q == '\'') {
+  if (q == '{' || q == '[') {
+    // A flow collection: up to its closing bracket when that is on this line, else the bracket.
+    int depth = 0;
+    char quote = 0;
+    for (std::size_t i = from; i < line.size(); ++i) {
+      char c = line[i];
+      if (quote) {
+        if (c == '\\' && quote == '"') ++i;
+        else if (c == quote) quote = 0;
+      } else if (c == '"' || c == '\'') {
+        quote = c;
+      } else if (c == '{' || c == '[') {
+        ++depth;
+      } else if ((c == '}' || c == ']') && --depth == 0) {
+        end = i + 1;
+        break;
+      }
+    }
+    if (end == from) return 1;
+  } else if (q == '"' || q == '\'') {
     end = line.find(q, from + 1);
     end = end == std::string_view::npos ? line.size() : end + 1;
   } else {
@@ -88,7 +107,8 @@ int token_width(std::string_view line, std::size_t from) {
   }
   int width = 0;
   for (std::size_t i = from; i < end; ++i) {
-    if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) ++width;
+    if (line[i] == '\t') width += 4;  // as displayable() shows it
+    else if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) ++width;
   }
   return std::max(width, 1);
 }
