@@ -187,6 +187,22 @@ const CompiledSchema& get(std::string_view name) {
   return *it->second;
 }
 
+std::string field_name_for(const rapidjson::Value& schema, const Node& object, std::string_view canonical) {
+  if (!schema.IsObject() || !object.is_object()) return std::string(canonical);
+  auto family = schema.FindMember("x-sandgate-alias-family");
+  auto aliases = schema.FindMember("x-sandgate-aliases");
+  if (family == schema.MemberEnd() || !family->value.IsTrue() || aliases == schema.MemberEnd() || !aliases->value.IsObject()) {
+    return std::string(canonical);
+  }
+  bool uses_family = std::any_of(object.members.begin(), object.members.end(),
+                                 [&](const Member& m) { return aliases->value.HasMember(std::string(m.input_key()).c_str()); });
+  if (!uses_family) return std::string(canonical);
+  for (auto m = aliases->value.MemberBegin(); m != aliases->value.MemberEnd(); ++m) {
+    if (m->value.IsString() && view(m->value) == canonical) return std::string(view(m->name));
+  }
+  return std::string(canonical);
+}
+
 const rapidjson::Value& deref(const CompiledSchema& cs, const rapidjson::Value& s) {
   const rapidjson::Value* cur = &s;
   for (int hops = 0; hops < 16 && cur->IsObject(); ++hops) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "sandgate/node.h"
 #include "schema/name_map.h"
 #include "util/rapidjson.h"
 
@@ -75,6 +76,12 @@ const CompiledSchema& get(std::string_view name);
 
 // Follows `$ref` ("#/definitions/x") until a schema without one is reached.
 const rapidjson::Value& deref(const CompiledSchema& cs, const rapidjson::Value& s);
+
+// How to name the field `canonical` of `schema` to a user who wrote `object`: by its alias when the
+// schema marks its aliases as a spelling family (x-sandgate-alias-family: the Python SDK's
+// mount_path and file_content beside path and content) and `object` uses one of them, so that the
+// user is not steered into mixing spellings; else `canonical`.
+std::string field_name_for(const rapidjson::Value& schema, const Node& object, std::string_view canonical);
 
 // The schema of member `key` of an object described by `s` (properties, then
 // additionalProperties when it is a schema), or nullptr.

@@ -324,13 +324,23 @@ struct Walker {
     std::vector<std::string> near = look_here ? names_with_words(snake, names) : std::vector<std::string>{};
     // So does the one missing required field that has the key among its words, however short
     // ("id" where runner_id is required and not set).
-    std::vector<std::string> required = look_here && near.size() != 1 && !s.required.empty()
-                                            ? names_with_words(snake, missing_required(s, object), 1)
-                                            : std::vector<std::string>{};
+    std::vector<std::string> required;
+    if (look_here && near.size() != 1 && !s.required.empty()) {
+      std::vector<std::string> missing = missing_required(s, object);
+      required = names_with_words(snake, missing, 1);
+      // Or the one whose words are all in the key: "file_path" where path is required and not set.
+      if (required.empty()) {
+        for (const std::string& r : missing) {
+          if (!names_with_words(r, {snake}, 1).empty()) required.push_back(r);
+        }
+      }
+    }
     std::string guess = !look_here           ? std::string()
                         : near.size() == 1   ? near.front()
                         : required.size() == 1 ? required.front()
                                              : closest_match(snake, names);
+    // In the user's spelling family (mount_path, not path, beside a file_content).
+    auto named = [&](const std::string& field) { return s.value ? field_name_for(*s.value, object, field) : field; };
     std::string hint;
     std::optional<std::string_view> other_kind;
     if (guess.empty() && path.at_top()) other_kind = kind_with_top_level(snake, kind);
@@ -344,17 +354,17 @@ struct Walker {
     } else if (!renamed.empty()) {
       hint = renamed;
     } else if (!guess.empty()) {
-      hint = "did you mean \"" + (camel ? to_camel_case(guess) : guess) + "\"?";
+      hint = "did you mean \"" + (camel ? to_camel_case(guess) : named(guess)) + "\"?";
     } else if (!near.empty() && near.size() <= k_word_matches_shown) {
       // A word of a field's name ("cpu" for max_cpu, min_cpu, …): more than a few is no guide.
-      for (auto& n : near) n = "\"" + (camel ? to_camel_case(n) : n) + "\"";
+      for (auto& n : near) n = "\"" + (camel ? to_camel_case(n) : named(n)) + "\"";
       hint = "did you mean " + join_or(near) + "?";
     } else if (std::string below = list_depth > 0 ? places_below(s, object, snake, false) : std::string(); !below.empty()) {
       // An object the item does not have yet ("kind" for an endpoint not written).
       hint = shown_text(m.key) + " is " + below;
     } else if (!names.empty()) {
       std::vector<std::string> shown(names.begin(), names.begin() + std::min<std::size_t>(names.size(), 12));
-      for (auto& n : shown) n = "\"" + n + "\"";
+      for (auto& n : shown) n = "\"" + named(n) + "\"";
       hint = "known fields here: " + join_and(shown) + (names.size() > shown.size() ? ", …" : "");
     }
     std::string parent = path.str();

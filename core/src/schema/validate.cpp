@@ -384,6 +384,7 @@ void report(const Located& loc, ErrorKind kind, const std::string& description, 
       auto q1 = description.find('\'');
       auto q2 = description.rfind('\'');
       std::string prop = q1 != std::string::npos && q2 > q1 ? description.substr(q1 + 1, q2 - q1 - 1) : "a field";
+      if (s && q1 != std::string::npos) prop = field_name_for(*s, n, prop);
       // x-sandgate-required-code: an SDK option class whose constructor raises TypeError.
       sink.add(code_override(s, "x-sandgate-required-code").value_or(Code::REQUIRED_FIELD), loc.path, mark,
                (loc.path.empty() ? std::string("the document") : field) + " is missing the required field \"" + prop + "\"");
