@@ -231,7 +231,7 @@ class TreeBuilder : public YAML::EventHandler {
     if (!expecting_key() || offset > text_.size() || !after_explicit_key_indicator(offset)) return;
     std::size_t question = blank_run_start(offset) - 1;
     fail_at(path_to(stack_.size() - 1), Code::SYNTAX, lines_.at_offset(question),
-            "the YAML is malformed: the key after this '?' is empty (YAML reads it as a null key, and keys here are names)",
+            "the key after this '?' is empty: YAML reads it as a null key, and the keys here are names",
             "write the key after the '?' (\"? name\"), or write \"name: value\" without the '?'");
   }
 
@@ -279,7 +279,13 @@ class TreeBuilder : public YAML::EventHandler {
   // a line of its own).
   bool after_explicit_key_indicator(std::size_t offset) const {
     std::size_t before = blank_run_start(offset);
-    return before > 0 && text_[before - 1] == '?';
+    if (before == 0 || text_[before - 1] != '?') return false;
+    // The indicator stands alone: at a line's start or indentation, or after `{`, `[` or `,`
+    // (a `?` that ends a plain scalar, `a: what?`, is part of it).
+    std::size_t q = before - 1;
+    if (q == 0) return true;
+    char c = text_[q - 1];
+    return is_blank_or_break(c) || c == '{' || c == '[' || c == ',';
   }
 
   // yaml-cpp marks a value that was not written (`key:` then a newline) at the next token, often
