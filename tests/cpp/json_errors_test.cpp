@@ -69,6 +69,18 @@ TEST(JsonErrors, each_common_mistake_is_told_its_fix) {
       {R"({"a": "x\\" "b": 1})", 13, "put a comma between the two members"},  // an escaped backslash ends the string
       {R"({"a": "\u00zz"})", 8, "\\u needs 4 hex digits; a backslash itself is written \\\\"},
       {R"({"a":: 1})", 6, "remove the extra ':'"},
+      // One stray keystroke where a name, a value or a comma was expected.
+      {R"({"a": 1, ."b": 2})", 10, "remove the stray \".\": the member's name follows it"},
+      {R"({:"a": 1})", 2, "remove the stray \":\": the member's name follows it"},
+      {R"({"a": ;"x"})", 7, "remove the stray \";\": the value follows it"},
+      {R"({"a": 1*, "b": 2})", 8, "remove the stray \"*\""},
+      {R"({"a": [1*]})", 9, "remove the stray \"*\""},
+      {R"({=})", 2, "remove the stray \"=\""},
+      {R"({"a": + 1})", 7, "remove the stray \"+\": the value follows it"},
+      {R"({"a": [1,, 2]})", 10, "remove the extra comma"},
+      {R"({, "a": 1})", 2, "remove the extra comma"},
+      {R"({"a": })", 7, "a value is missing after the ':': write one, or null"},
+      {R"({"a": 1, {"b": 2}})", 10, "a member's name goes before this value: \"name\": {…"},
       // Cut short: what is missing at the end.
       {R"({"a": {"b": [1, {"c": 2)", 24, "the text ends before everything is closed: was it cut short? It needs }]}} at the end"},
       // Brackets inside a string are not counted.

@@ -98,6 +98,24 @@ std::string_view unquoted_after_number(std::string_view text, std::size_t offset
   return unquoted_value_at(text, start);
 }
 
+// A character that starts no JSON token (`.`, `\\`, `*`, `;`, …) where the token that was expected
+// comes right after it (white space between allowed): one stray keystroke. `'` and `/` have
+// hints of their own, a `+` before a number too.
+bool stray_before(std::string_view text, std::size_t offset, std::string_view expected_next, char also_stray = 0) {
+  constexpr std::string_view k_starts_nothing = ".\\*+;='~^!?%&|<>@#`/";
+  if (offset >= text.size()) return false;
+  if (k_starts_nothing.find(text[offset]) == std::string_view::npos && text[offset] != also_stray) return false;
+  std::size_t i = offset + 1;
+  while (i < text.size() && is_blank_or_break(text[i])) ++i;
+  return i < text.size() && expected_next.find(text[i]) != std::string_view::npos;
+}
+
+std::string remove_stray(char c, std::string_view what_follows) {
+  return "remove the stray " + shown_text(std::string_view(&c, 1)) + std::string(what_follows);
+}
+
+constexpr std::string_view k_value_start = "\"{[-0123456789tfn";
+
 constexpr std::string_view k_one_line = "a JSON Lines record is one line (jq -c writes them so)";
 
 // The same mistakes in one line of a JSON Lines stream, where the likeliest cause is a record
@@ -166,8 +184,20 @@ std::string explain(std::string_view text, std::size_t offset, rapidjson::ParseE
         while (end < text.size() && end - offset < 32 && text[end] >= '0' && text[end] <= '9') ++end;
         return "write a digit before the point: 0" + std::string(text.substr(offset, end - offset));
       }
-      if (c == '+') return "remove the +: JSON numbers have no plus sign";
+      if (c == '+' && offset + 1 < text.size() && text[offset + 1] >= '0' && text[offset + 1] <= '9') {
+        return "remove the +: JSON numbers have no plus sign";
+      }
       if (c == ':' && prev == ':') return "remove the extra ':'";
+      if (c == ',' && (prev == ',' || prev == '{' || prev == '[')) return "remove the extra comma";
+      if ((c == '}' || c == ']') && prev == ':') return "a value is missing after the ':': write one, or null";
+      if (code == rapidjson::kParseErrorObjectMissName) {
+        if (c == '{' || c == '[') return "a member's name goes before this value: \"name\": " + std::string(1, c) + "…";
+        // `{*}`: nothing but the stray character in an empty object.
+        if (stray_before(text, offset, "\"", ':')) return remove_stray(c, ": the member's name follows it");
+        if (stray_before(text, offset, "}")) return remove_stray(c, "");
+      } else if (stray_before(text, offset, k_value_start)) {
+        return remove_stray(c, ": the value follows it");
+      }
       return {};
     }
     case rapidjson::kParseErrorObjectMissCommaOrCurlyBracket:
@@ -190,6 +220,9 @@ std::string explain(std::string_view text, std::size_t offset, rapidjson::ParseE
           !before_here.empty() && before_here.find_first_of(",:{}[]") != std::string_view::npos) {
         return "is the closing quote of " + shown_text(before_here.substr(0, before_here.find_first_of(",:{}[]"))) +
                " missing? The string runs on to the next quote";
+      }
+      if (stray_before(text, offset, code == rapidjson::kParseErrorObjectMissCommaOrCurlyBracket ? ",}" : ",]")) {
+        return remove_stray(c, "");
       }
       if (c == '"' || c == '{' || c == '[' || (c >= '0' && c <= '9') || c == '-' || c == 't' || c == 'f' || c == 'n') {
         return code == rapidjson::kParseErrorObjectMissCommaOrCurlyBracket ? "put a comma between the two members"
