@@ -129,7 +129,11 @@ inline void check_request(std::initializer_list<const CheckContext*> contexts, s
     std::optional<std::string> d_json, o_json;
     if (d) d_json = node_to_json(d->root);
     if (o) o_json = node_to_json(o->root);
+    // Aliases can expand a small text past the size limit: such a rendering is refused for its size.
+    auto too_large = [](const std::optional<std::string>& j) { return j && j->size() > Limits{}.max_bytes; };
+    if (sandbox_json.size() > Limits{}.max_bytes || too_large(d_json) || too_large(o_json)) faithful = false;
     for (Format f : {Format::yaml, Format::json}) {
+      if (!faithful) break;
       std::string ext = f == Format::json ? ".json" : ".yaml";
       auto rendered = [&](const std::optional<std::string>& json, const char* input) -> std::optional<Document> {
         if (!json) return std::nullopt;
