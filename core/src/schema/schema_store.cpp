@@ -143,7 +143,13 @@ void index_field_places(CompiledSchema& cs) {
     ancestors.push_back(&n);
     for (const std::string& name : n.property_names) {
       cs.field_places[name].push_back(at);
-      if (const SchemaNode* child = n.property(name)) self(self, *child, pointer_join(at, name));
+      const SchemaNode* child = n.property(name);
+      if (!child) continue;
+      self(self, *child, pointer_join(at, name));
+      // A list of objects: its items' fields, one level in (not walked further: no one pointer).
+      if (const SchemaNode* item = child->items; item && item->is_struct && !item->opaque) {
+        for (const std::string& field : item->property_names) cs.field_list_places[field].push_back(pointer_join(at, name));
+      }
     }
     ancestors.pop_back();
   };

@@ -66,6 +66,9 @@ struct CompiledSchema {
   // no one pointer). An unknown key that is a field elsewhere was most likely put at the wrong
   // level ("max_cpu" at a policy's top, for /constraints/resources/max_cpu): the hint says where.
   std::unordered_map<std::string_view, std::vector<std::string>> field_places;
+  // The lists (reached through properties) whose items' schema lists the field: "dns_name" →
+  // /network/egress. Weaker evidence than a place: offered only when no spelling rule applies.
+  std::unordered_map<std::string_view, std::vector<std::string>> field_list_places;
   CompiledSchema();
   ~CompiledSchema();
 };

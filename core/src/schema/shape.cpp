@@ -243,6 +243,16 @@ struct Walker {
     return "a field " + join_and(shown) + (shown.size() == 1 ? ": move it there" : ": move it to the one you mean");
   }
 
+  // The lists whose entries have `key` as a field, as "a field of each entry in /network/egress: move
+  // it into one"; "" when none, or more than a few (then no list stands out).
+  std::string list_places_of(std::string_view key) const {
+    auto it = schema.field_list_places.find(key);
+    if (it == schema.field_list_places.end() || it->second.size() > k_word_matches_shown) return {};
+    std::vector<std::string> shown;
+    for (const std::string& place : it->second) shown.push_back(path.base() + place);
+    return "a field of each entry in " + join_or(shown) + (shown.size() == 1 ? ": move it into an entry" : ": move it into an entry of the one you mean");
+  }
+
   // Inside a list's item, where the global places do not apply: the objects below this one (not
   // through a list) whose schema has `key`, as "a field in /services/0/endpoint: move it there".
   // A field written one level too high stays in its item and keeps its meaning. With
@@ -362,6 +372,8 @@ struct Walker {
     } else if (std::string below = list_depth > 0 ? places_below(s, object, snake, false) : std::string(); !below.empty()) {
       // An object the item does not have yet ("kind" for an endpoint not written).
       hint = shown_text(m.key) + " is " + below;
+    } else if (std::string lists = list_depth == 0 ? list_places_of(snake) : std::string(); !lists.empty()) {
+      hint = shown_text(m.key) + " is " + lists;
     } else if (!names.empty()) {
       std::vector<std::string> shown(names.begin(), names.begin() + std::min<std::size_t>(names.size(), 12));
       for (auto& n : shown) n = "\"" + named(n) + "\"";
