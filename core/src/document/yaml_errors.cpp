@@ -1,8 +1,10 @@
 #include "document/yaml_errors.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
+#include <vector>
 
 #include "util/text.h"
 
@@ -42,6 +44,105 @@ std::string layout_hint(std::string_view text, const LineIndex& lines, const YAM
     return "a key longer than 1024 characters is not read as a key; shorten it, or write it as \"? key\" "
            "on its own line";
   }
+  return {};
+}
+
+int indent_of(std::string_view line) {
+  int n = 0;
+  while (static_cast<std::size_t>(n) < line.size() && line[static_cast<std::size_t>(n)] == ' ') ++n;
+  return n;
+}
+
+bool blank_or_comment(std::string_view line) {
+  std::size_t i = static_cast<std::size_t>(indent_of(line));
+  while (i < line.size() && line[i] == '\t') ++i;
+  return i == line.size() || line[i] == '#';
+}
+
+// What a line of a block collection starts with, to name it: its key or item, up to 40 characters.
+std::string_view lead_of(std::string_view line) {
+  line.remove_prefix(static_cast<std::size_t>(indent_of(line)));
+  std::size_t end = 0;
+  while (end < line.size() && end < 40 && !(line[end] == ':' && (end + 1 == line.size() || line[end + 1] == ' '))) ++end;
+  while (end > 0 && line[end - 1] == ' ') --end;
+  return line.substr(0, end);
+}
+
+// Whether the line leaves a block open for the next one to fill: it ends with a key's `:` or is a
+// `-` alone (a comment after either allowed).
+bool opens_block(std::string_view line) {
+  std::size_t hash = line.find(" #");
+  if (hash != std::string_view::npos) line = line.substr(0, hash);
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
+  return !line.empty() && (line.back() == ':' || (line.back() == '-' && line.size() == static_cast<std::size_t>(indent_of(line)) + 1));
+}
+
+// `"max_cpu" (line 3, 4 spaces in)`: a line above, as a level to line up with.
+std::string level_name(std::string_view lead, int line, int indent) {
+  return shown_text(lead) + " (line " + std::to_string(line) + ", " +
+         (indent == 0 ? std::string("at the start of the line") : std::to_string(indent) + (indent == 1 ? " space in" : " spaces in")) + ")";
+}
+
+// The line that holds byte `offset`.
+std::string_view line_holding(std::string_view text, std::size_t offset, std::size_t& start) {
+  start = std::min(offset, text.size());
+  while (start > 0 && text[start - 1] != '\n' && text[start - 1] != '\r') --start;
+  std::size_t end = text.find_first_of("\r\n", start);
+  return text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+}
+
+// yaml-cpp says "end of map not found" or "illegal map value" for a line indented to no level of
+// the block around it (one space short, or one too many after a complete value). The lines above
+// that the line could line up with: the nearest deeper and the nearest shallower level, each named
+// by its key and line. Empty when the line lines up with a level, or follows a key it may fill.
+std::string indentation_hint(std::string_view text, const LineIndex& lines, const YAML::Mark& mark, const std::string& msg) {
+  if (msg != "end of map not found" && msg != "end of sequence not found" && msg != "illegal map value") return {};
+  std::size_t start = lines.offset_of(mark.line, 0);
+  std::size_t end = text.find_first_of("\r\n", start);
+  std::string_view here = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+  if (blank_or_comment(here)) return {};
+  const int cur = indent_of(here);
+  struct Level {
+    int indent;
+    int line;  // 1-based
+    std::string_view lead;
+  };
+  std::vector<Level> levels;  // the nearest line above at each smaller indentation
+  int prev_indent = -1;
+  bool prev_opens = false;
+  int line0 = mark.line;
+  for (std::size_t s = start; s > 0 && levels.size() < 64;) {
+    std::size_t e = s - 1;  // the line break that ends the line above
+    if (e > 0 && text[e] == '\n' && text[e - 1] == '\r') --e;
+    std::size_t b = e;
+    while (b > 0 && text[b - 1] != '\n' && text[b - 1] != '\r') --b;
+    s = b;
+    --line0;
+    std::string_view l = text.substr(b, e - b);
+    if (blank_or_comment(l)) continue;
+    int i = indent_of(l);
+    if (prev_indent < 0) {
+      prev_indent = i;
+      prev_opens = opens_block(l);
+    }
+    if (levels.empty() || i < levels.back().indent) levels.push_back({i, line0 + 1, lead_of(l)});
+    if (i == 0) break;
+  }
+  if (levels.empty() || (cur > prev_indent && prev_opens)) return {};
+  bool deeper_than_value = cur > prev_indent;  // after a complete value: only a level above fits
+  const Level* deeper = nullptr;
+  const Level* shallower = nullptr;
+  for (const Level& l : levels) {
+    if (l.indent == cur && !deeper_than_value) return {};
+    if (l.indent > cur && (!deeper || l.indent < deeper->indent)) deeper = &l;
+    if (l.indent < cur && (!shallower || l.indent > shallower->indent)) shallower = &l;
+  }
+  auto name = [](const Level& l) { return level_name(l.lead, l.line, l.indent); };
+  std::string out = "this line is indented " + std::to_string(cur) + (cur == 1 ? " space" : " spaces") +
+                    ", which lines up with no line above it: line it up with ";
+  if (deeper && shallower && !deeper_than_value) return out + name(*deeper) + " or with " + name(*shallower);
+  if (shallower) return out + name(*shallower);
+  if (deeper) return out + name(*deeper);
   return {};
 }
 
@@ -107,12 +208,43 @@ SyntaxExplanation surrogate_escape(std::string_view text, std::size_t offset, co
 
 }  // namespace
 
+SyntaxExplanation explain_unmarked_document(std::string_view text, const LineIndex& lines, std::size_t first,
+                                            std::size_t second) {
+  std::size_t start = 0;
+  std::string_view here = line_holding(text, second, start);
+  std::string_view lead = here.substr(static_cast<std::size_t>(indent_of(here)));
+  if (lead.rfind("---", 0) == 0 || lead.rfind("...", 0) == 0) return {};
+  // The nearest line above that is neither blank nor a comment: a marker there starts this document.
+  for (std::size_t s = start; s > 0;) {
+    std::size_t above = 0;
+    std::string_view l = line_holding(text, s - 1, above);
+    s = above;
+    if (blank_or_comment(l)) continue;
+    std::string_view t = l.substr(static_cast<std::size_t>(indent_of(l)));
+    if (t.rfind("---", 0) == 0 || t.rfind("...", 0) == 0) return {};
+    break;
+  }
+  std::size_t first_start = 0;
+  std::string_view first_line = line_holding(text, first, first_start);
+  int first_indent = indent_of(first_line);
+  int cur = indent_of(here);
+  if (cur >= first_indent) return {};
+  SyntaxExplanation out;
+  out.at = start + static_cast<std::size_t>(cur);
+  out.message = "the YAML is malformed: this line is indented less than the document's first line, so it is in no "
+                "collection of the document (a second document would start with ---)";
+  out.hint = "line it up with " + level_name(lead_of(first_line), lines.at_offset(first_start).line, first_indent);
+  return out;
+}
+
 SyntaxExplanation explain_yaml_error(std::string_view text, const LineIndex& lines, const YAML::Exception& e) {
   if (e.mark.is_null()) return {"the YAML is malformed: " + ascii_message(e.msg), {}};
   std::size_t offset = lines.offset_of(e.mark.line, e.mark.column);
   if (SyntaxExplanation q = question_mark_in_flow(text, offset); !q.message.empty()) return q;
   if (SyntaxExplanation s = surrogate_escape(text, offset, e.msg); !s.message.empty()) return s;
-  return {"the YAML is malformed: " + ascii_message(e.msg), layout_hint(text, lines, e.mark)};
+  std::string hint = layout_hint(text, lines, e.mark);
+  if (hint.empty()) hint = indentation_hint(text, lines, e.mark, e.msg);
+  return {"the YAML is malformed: " + ascii_message(e.msg), hint};
 }
 
 }  // namespace sandgate::detail

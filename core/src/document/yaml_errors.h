@@ -21,4 +21,11 @@ struct SyntaxExplanation {
 
 SyntaxExplanation explain_yaml_error(std::string_view text, const LineIndex& lines, const YAML::Exception& e);
 
+// yaml-cpp 0.7 starts a second document at a line indented less than the first document's first
+// line (`  a: 1` then ` b: 2`), where YAML and PyYAML need `---` to start one. Such a line is a
+// syntax error, explained here; nothing (an empty message) when the document at `second` (a byte
+// offset) does follow a `---` or `...` line.
+SyntaxExplanation explain_unmarked_document(std::string_view text, const LineIndex& lines, std::size_t first,
+                                            std::size_t second);
+
 }  // namespace sandgate::detail

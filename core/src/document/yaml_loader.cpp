@@ -777,6 +777,12 @@ bool check_rest_of_stream(YAML::Parser& parser, const YAML::Mark& first_start, s
                  (stuck_at_first ? "" : " after the document"));
     return false;
   }
+  std::size_t first = lines.offset_of(first_start.line, first_start.column);
+  if (SyntaxExplanation e = explain_unmarked_document(text, lines, first, offset); !e.message.empty()) {
+    pass.syntax_error_at = e.at;
+    sink.add(Code::SYNTAX, "", lines.at_offset(e.at), e.message, e.hint);
+    return false;
+  }
   pass.second_document_at = offset;
   sink.add(Code::MULTIPLE_DOCUMENTS, "", lines.at_line_byte(second.line, second.column),
            "the YAML stream holds more than one document", "keep one document per file");
