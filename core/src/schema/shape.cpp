@@ -244,7 +244,7 @@ struct Walker {
   }
 
   // The lists whose entries have `key` as a field, as "a field of each entry in /network/egress: move
-  // it into one"; "" when none, or more than a few (then no list stands out).
+  // it into an entry"; "" when none, or more than a few (then no list stands out).
   std::string list_places_of(std::string_view key) const {
     auto it = schema.field_list_places.find(key);
     if (it == schema.field_list_places.end() || it->second.size() > k_word_matches_shown) return {};
@@ -261,7 +261,7 @@ struct Walker {
   std::string places_below(const SchemaNode& s, const Node& object, std::string_view key, bool written_only) const {
     std::vector<std::string> shown;
     std::vector<const SchemaNode*> ancestors;
-    auto walk = [&](auto& self, const SchemaNode& n, const std::string& at) -> void {
+    auto walk = [&](auto& self, const SchemaNode& n, const std::string& at, bool top) -> void {
       if (n.opaque || !n.is_struct || shown.size() > k_word_matches_shown ||
           std::find(ancestors.begin(), ancestors.end(), &n) != ancestors.end()) {
         return;
@@ -269,23 +269,14 @@ struct Walker {
       ancestors.push_back(&n);
       for (const std::string& name : n.property_names) {
         const SchemaNode* child = n.property(name);
-        if (!child) continue;
+        if (!child || (top && written_only && !object.find(name))) continue;
         std::string child_at = pointer_join(at, name);
         if (child->is_struct && !child->opaque && child->property(key)) shown.push_back("in " + child_at);
-        self(self, *child, child_at);
+        self(self, *child, child_at, false);
       }
       ancestors.pop_back();
     };
-    std::string here = path.str();
-    for (const std::string& name : s.property_names) {
-      const SchemaNode* child = s.property(name);
-      if (!child || (written_only && !object.find(name))) continue;
-      ancestors.push_back(&s);
-      std::string child_at = pointer_join(here, name);
-      if (child->is_struct && !child->opaque && child->property(key)) shown.push_back("in " + child_at);
-      walk(walk, *child, child_at);
-      ancestors.pop_back();
-    }
+    walk(walk, s, path.str(), true);
     if (shown.empty() || shown.size() > k_word_matches_shown) return {};
     return "a field " + join_and(shown) + (shown.size() == 1 ? ": move it there" : ": move it to the one you mean");
   }
