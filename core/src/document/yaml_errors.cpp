@@ -206,6 +206,75 @@ SyntaxExplanation surrogate_escape(std::string_view text, std::size_t offset, co
   return out;
 }
 
+// A key glued to its value (`runner_ids:[a]`, `container_image:python`) is one plain scalar to
+// YAML; the error comes at that line or a later one ("illegal map value" on the next key). The
+// line itself or one of the two lines above, when one of them is written so.
+std::string glued_colon_hint(std::string_view text, const LineIndex& lines, const YAML::Mark& mark) {
+  std::size_t start = lines.offset_of(mark.line, 0);
+  for (int looked = 0; looked < 3;) {
+    std::size_t end = text.find_first_of("\r\n", start);
+    std::string_view l = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+    if (!blank_or_comment(l)) {
+      ++looked;
+      if (std::string fix = glued_colon_fix(l); !fix.empty()) {
+        return "YAML needs a space after a key's ':' (line " + std::to_string(lines.at_offset(start).line) +
+               "): write " + shown_text(fix);
+      }
+    }
+    if (start == 0) break;
+    line_holding(text, start - 1, start);
+  }
+  return {};
+}
+
+// `placement_mode: cks runner_ids: [a]`: two keys on one line (a line break lost), which YAML
+// reads as a value holding ": ". The second key, outside quotes and brackets, or "".
+std::string_view second_key_on_line(std::string_view line) {
+  std::size_t i = line.find(": ");
+  if (i == std::string_view::npos) return {};
+  int depth = 0;
+  char quote = 0;
+  for (std::size_t j = i + 2; j < line.size(); ++j) {
+    char c = line[j];
+    if (quote) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '#' && line[j - 1] == ' ') {
+      return {};
+    } else if (c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    } else if (depth == 0 && c == ':' && (j + 1 == line.size() || line[j + 1] == ' ')) {
+      std::size_t k = j;
+      while (k > i + 2 && line[k - 1] != ' ') --k;
+      if (k == j || line[k - 1] != ' ') return {};
+      return line.substr(k, j - k);
+    }
+  }
+  return {};
+}
+
+// `volumes: - {…}`: a list item on its key's line, which YAML reads as a block entry where none
+// may start ("illegal block entry").
+std::string item_on_key_line_hint(std::string_view text, std::size_t offset, const std::string& msg) {
+  if (msg != "illegal block entry" || offset >= text.size() || text[offset] != '-') return {};
+  std::size_t start = 0;
+  std::string_view line = line_holding(text, offset, start);
+  std::string_view before = line.substr(0, offset - start);
+  while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+  std::string_view lead = before.substr(static_cast<std::size_t>(indent_of(before)));
+  if (lead.rfind("- ", 0) == 0 && !before.empty() && before.back() != ':') {
+    return "two list items on one line: start the second, \"- …\", on a line of its own, lined up with the first";
+  }
+  if (before.empty() || before.back() != ':') return {};
+  before.remove_suffix(1);
+  std::string_view key = before.substr(static_cast<std::size_t>(indent_of(before)));
+  return "a list item starts on a line of its own: write " + shown_text(std::string(key) + ":") +
+         " and the item on the next line, indented, as \"  - …\"";
+}
+
 }  // namespace
 
 SyntaxExplanation explain_unmarked_document(std::string_view text, const LineIndex& lines, std::size_t first,
@@ -243,6 +312,26 @@ SyntaxExplanation explain_yaml_error(std::string_view text, const LineIndex& lin
   if (SyntaxExplanation q = question_mark_in_flow(text, offset); !q.message.empty()) return q;
   if (SyntaxExplanation s = surrogate_escape(text, offset, e.msg); !s.message.empty()) return s;
   std::string hint = layout_hint(text, lines, e.mark);
+  if (hint.empty()) hint = item_on_key_line_hint(text, offset, e.msg);
+  if (hint.empty() && (e.msg == "illegal map value" || e.msg == "end of map not found" || e.msg == "end of sequence not found")) {
+    hint = glued_colon_hint(text, lines, e.mark);
+    std::size_t start = 0;
+    std::string_view line = line_holding(text, offset, start);
+    if (std::string_view second = second_key_on_line(line); hint.empty() && !second.empty()) {
+      // `resources: max_cpu: 8`: the first key has no value of its own; the second belongs under it.
+      std::size_t first_colon = line.find(": ");
+      std::string_view between = line.substr(first_colon + 2, static_cast<std::size_t>(second.data() - line.data()) - first_colon - 2);
+      bool first_empty = between.find_first_not_of(' ') == std::string_view::npos;
+      std::size_t at = static_cast<std::size_t>(second.data() - line.data());
+      if (at >= 2 && line.substr(at - 2, 2) == "- ") {
+        hint = "a list item after a value on one line: start " + shown_text(line.substr(at - 2, second.size() + 2)) +
+               " on a line of its own, lined up with the item before it";
+      } else {
+        hint = "two keys on one line: start " + shown_text(second) + " on a line of its own, " +
+               (first_empty ? "indented under " + shown_text(lead_of(line)) : std::string("lined up with the key before it"));
+      }
+    }
+  }
   if (hint.empty()) hint = indentation_hint(text, lines, e.mark, e.msg);
   return {"the YAML is malformed: " + ascii_message(e.msg), hint};
 }

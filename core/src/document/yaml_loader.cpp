@@ -157,6 +157,11 @@ class TreeBuilder : public YAML::EventHandler {
     for (std::size_t i = f.key_at; i < text_.size() && text_[i] != '\n' && text_[i] != '\r'; ++i) {
       if (text_[i] == ':' && (i + 1 == text_.size() || is_blank_or_break(text_[i + 1]))) return;
     }
+    if (std::string glued = glued_colon_fix(f.key); !glued.empty()) {
+      fail(Code::SYNTAX, f.key_mark,
+           "the YAML is malformed: " + shown_text(f.key) + " is one value to YAML, not a key and its value: its ':' has no space after it",
+           "write " + shown_text(glued));
+    }
     fail(Code::SYNTAX, f.key_mark, "the YAML is malformed: " + shown_text(f.key) + " has no ':' after it, so it is neither a key with a value nor a list item",
          "write " + shown_text(f.key + ":") + " with its value, or \"- \" before it for a list item");
   }

@@ -281,8 +281,24 @@ std::string rule_hint(const Node& n, const Value& s, const CompiledSchema& cs) {
 // quantity the SDK takes only as a string); true or false unquoted, or for a YAML 1.1 word;
 // digits unquoted where a count goes (gpu: "1"); or a duration in seconds ("2h" for
 // max_lifetime_seconds).
+// A plain string that is YAML's reading of a key glued to its value (`max_cpu:"8"` where an
+// object goes) or of a list item glued to its dash (`-ghcr.io/acme` where a list goes).
+std::string glued_hint(const Node& n, const Value& s) {
+  // A native string may be PyYAML's reading of the same text; a quoted one was meant as written.
+  if (!n.is_string() || (n.style != ScalarStyle::plain && n.style != ScalarStyle::native)) return {};
+  if (allows_type(s, "object")) {
+    if (std::string fix = glued_colon_fix(n.text); !fix.empty()) return "YAML needs a space after a key's ':': write " + shown_text(fix);
+  }
+  if (allows_type(s, "array") && n.text.size() > 1 && n.text[0] == '-' &&
+      ((n.text[1] >= 'a' && n.text[1] <= 'z') || (n.text[1] >= 'A' && n.text[1] <= 'Z'))) {
+    return "YAML needs a space after a list item's '-': write " + shown_text("- " + n.text.substr(1));
+  }
+  return {};
+}
+
 std::string mismatch_hint(const Located& loc, const Value& s, const CompiledSchema& cs) {
   const Node& n = *loc.node;
+  if (std::string glued = glued_hint(n, s); !glued.empty()) return glued;
   std::string unwrapped = unwrapping_hint(loc, s, cs);
   if (!unwrapped.empty()) return unwrapped;
   std::string map = map_hint(n, s);

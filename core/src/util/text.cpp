@@ -300,4 +300,28 @@ std::string shown_text(std::string_view s) {
   return Node::make_string(std::string(s.substr(0, cut))).display() + "…";
 }
 
+std::string glued_colon_fix(std::string_view line) {
+  std::size_t i = 0;
+  while (i < line.size() && line[i] == ' ') ++i;
+  std::size_t key_start = i;
+  auto key_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.' || c == '/';
+  };
+  if (i >= line.size() || !((line[i] >= 'a' && line[i] <= 'z') || (line[i] >= 'A' && line[i] <= 'Z') || line[i] == '_')) return {};
+  while (i < line.size() && i - key_start <= 64 && key_char(line[i])) ++i;
+  // `key:value`: a colon with something other than white space, another colon or a slash (a URL,
+  // `https://…`) right after it.
+  if (i + 1 >= line.size() || line[i] != ':' || line[i + 1] == ' ' || line[i + 1] == '\t' || line[i + 1] == ':' ||
+      line[i + 1] == '/') {
+    return {};
+  }
+  std::string_view rest = line.substr(i + 1);
+  std::size_t hash = rest.find(" #");
+  if (hash != std::string_view::npos) rest = rest.substr(0, hash);
+  while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t')) rest.remove_suffix(1);
+  if (rest.size() > 80) return std::string(line.substr(key_start, i - key_start)) + ": …";
+  return std::string(line.substr(key_start, i - key_start)) + ": " + std::string(rest);
+}
+
+
 }  // namespace sandgate

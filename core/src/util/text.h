@@ -56,4 +56,8 @@ std::string quoted(std::string_view s);
 // character boundary) past 80 bytes, so that a megabyte key does not make a megabyte message.
 std::string shown_text(std::string_view s);
 
+// `runner_ids: [a]` for the line `runner_ids:[a]` (indentation and a trailing comment left out): a
+// key glued to its value, which YAML reads as one plain scalar; "" when the line is not so.
+std::string glued_colon_fix(std::string_view line);
+
 }  // namespace sandgate
