@@ -64,6 +64,8 @@ std::string_view lead_of(std::string_view line) {
   line.remove_prefix(static_cast<std::size_t>(indent_of(line)));
   std::size_t end = 0;
   while (end < line.size() && end < 40 && !(line[end] == ':' && (end + 1 == line.size() || line[end + 1] == ' '))) ++end;
+  // Not inside a UTF-8 sequence (found by fuzz_policy_yaml: the hint must stay UTF-8).
+  while (end > 0 && end < line.size() && (static_cast<unsigned char>(line[end]) & 0xC0) == 0x80) --end;
   while (end > 0 && line[end - 1] == ' ') --end;
   return line.substr(0, end);
 }
