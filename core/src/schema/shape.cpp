@@ -85,6 +85,19 @@ struct Walker {
   // is spelt "image"). Map values need no count: no schema of ours has a map of objects.
   std::size_t list_depth = 0;
   static constexpr std::size_t k_word_matches_shown = 4;
+  // Two or more top-level keys that are unknown here are top-level fields of another kind of
+  // document: the file is most likely that kind, and every such key says so, even one that is
+  // also a near spelling of a field here ("base" in a policy given as a sandbox, not "base_url").
+  bool other_kind_document = false;
+
+  std::size_t count_other_kinds_fields(const Node& node, const SchemaNode& s) const {
+    std::size_t n = 0;
+    for (const auto& m : node.members) {
+      std::string snake = to_snake_case(m.key);
+      if (!s.property(m.key) && !s.property(snake) && !s.aliases.count(m.key) && kind_with_top_level(snake, kind)) ++n;
+    }
+    return n;
+  }
 
   void walk(Node& node, const SchemaNode* s) {
     if (!s || s->opaque) return;
@@ -105,6 +118,7 @@ struct Walker {
   }
 
   void walk_object(Node& node, const SchemaNode& s) {
+    if (path.at_top() && &s == schema.root) other_kind_document = count_other_kinds_fields(node, s) >= 2;
     if (!s.is_struct) {
       // A map (annotations, labels): keys are data, never respelled.
       if (!s.additional) return;
@@ -344,7 +358,7 @@ struct Walker {
     auto named = [&](const std::string& field) { return s.value ? field_name_for(*s.value, object, field) : field; };
     std::string hint;
     std::optional<std::string_view> other_kind;
-    if (guess.empty() && path.at_top()) other_kind = kind_with_top_level(snake, kind);
+    if ((guess.empty() || other_kind_document) && path.at_top()) other_kind = kind_with_top_level(snake, kind);
     if (other_kind) {
       // A whole file of the wrong kind is likelier than one misplaced key; the place comes second.
       hint = shown_text(m.key) + " is a top-level field of " + std::string(*other_kind) + ", not of " +
