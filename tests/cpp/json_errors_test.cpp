@@ -69,6 +69,15 @@ TEST(JsonErrors, each_common_mistake_is_told_its_fix) {
       {R"({"a": "x\\" "b": 1})", 13, "put a comma between the two members"},  // an escaped backslash ends the string
       {R"({"a": "\u00zz"})", 8, "\\u needs 4 hex digits; a backslash itself is written \\\\"},
       {R"({"a":: 1})", 6, "remove the extra ':'"},
+      // YAML in a file read as JSON.
+      {"# a policy\ndisplay_name: x\n", 1,
+       "this looks like YAML, which is read as JSON here (a file named .json, or the json format): name the file .yaml, or write it as JSON"},
+      {"display_name: x\n", 1,
+       "this looks like YAML, which is read as JSON here (a file named .json, or the json format): name the file .yaml, or write it as JSON"},
+      {"---\na: 1\n", 2,
+       "this looks like YAML, which is read as JSON here (a file named .json, or the json format): name the file .yaml, or write it as JSON"},
+      {"- a\n- b\n", 2,
+       "this looks like YAML, which is read as JSON here (a file named .json, or the json format): name the file .yaml, or write it as JSON"},
       // One stray keystroke where a name, a value or a comma was expected.
       {R"({"a": 1, ."b": 2})", 10, "remove the stray \".\": the member's name follows it"},
       {R"({:"a": 1})", 2, "remove the stray \":\": the member's name follows it"},

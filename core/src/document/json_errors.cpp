@@ -114,6 +114,17 @@ std::string remove_stray(char c, std::string_view what_follows) {
   return "remove the stray " + shown_text(std::string_view(&c, 1)) + std::string(what_follows);
 }
 
+// The first token of a YAML document that no JSON document starts with.
+bool looks_like_yaml_start(std::string_view text, std::size_t offset) {
+  if (offset >= text.size()) return false;
+  char c = text[offset];
+  if (c == '#' || (c == '-' && offset + 1 < text.size() && (text[offset + 1] == ' ' || text[offset + 1] == '-'))) return true;
+  std::string_view word = word_at(text, offset);
+  std::size_t after = offset + word.size();
+  return !word.empty() && after < text.size() && text[after] == ':' &&
+         (after + 1 == text.size() || is_blank_or_break(text[after + 1]));
+}
+
 constexpr std::string_view k_value_start = "\"{[-0123456789tfn";
 
 constexpr std::string_view k_one_line = "a JSON Lines record is one line (jq -c writes them so)";
@@ -142,6 +153,14 @@ std::string explain(std::string_view text, std::size_t offset, rapidjson::ParseE
   const char prev = before(text, offset);
   const bool at_comment = c == '/' && offset + 1 < text.size() && (text[offset + 1] == '/' || text[offset + 1] == '*');
   if (at_comment) return "JSON has no comments: remove it (a YAML file may have # comments)";
+  // YAML where JSON was expected (a YAML file named .json): a `#` comment, `key:` or `- item` first.
+  std::size_t first = 0;
+  while (first < text.size() && is_blank_or_break(text[first])) ++first;
+  // (RapidJSON reads a first `-` as a number's sign and stops after it.)
+  if (!stream_line && (prev == 0 || (offset == first + 1 && text[first] == '-')) && looks_like_yaml_start(text, first)) {
+    return "this looks like YAML, which is read as JSON here (a file named .json, or the json format): name the file "
+           ".yaml, or write it as JSON";
+  }
   // Only white space left: the text was cut short (a truncated file, a half-pasted object).
   bool at_end = true;
   for (std::size_t i = offset; i < text.size() && at_end; ++i) at_end = is_blank_or_break(text[i]);
