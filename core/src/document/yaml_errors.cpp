@@ -108,6 +108,7 @@ std::string indentation_hint(std::string_view text, const LineIndex& lines, cons
     int indent;
     int line;  // 1-based
     std::string_view lead;
+    bool item;  // a list item's dash
   };
   std::vector<Level> levels;  // the nearest line above at each smaller indentation
   int prev_indent = -1;
@@ -127,21 +128,30 @@ std::string indentation_hint(std::string_view text, const LineIndex& lines, cons
       prev_indent = i;
       prev_opens = opens_block(l);
     }
-    if (levels.empty() || i < levels.back().indent) levels.push_back({i, line0 + 1, lead_of(l)});
+    std::string_view lead = lead_of(l);
+    bool item = lead.rfind("- ", 0) == 0;
+    // `- runner_id: a`: the item's keys line up with runner_id, two columns in from the dash.
+    if (item && lead.size() > 2 && lead[2] != ' ' && lead[2] != '-' && (levels.empty() || i + 2 < levels.back().indent)) {
+      levels.push_back({i + 2, line0 + 1, lead.substr(2), false});
+    }
+    if (levels.empty() || i < levels.back().indent) levels.push_back({i, line0 + 1, lead, item});
     if (i == 0) break;
   }
+  // A key does not line up with a list item's dash (a sequence's items are not its keys).
+  const bool here_is_item = here.substr(static_cast<std::size_t>(cur)).rfind("- ", 0) == 0 || here.substr(static_cast<std::size_t>(cur)) == "-";
   if (levels.empty() || (cur > prev_indent && prev_opens)) return {};
   bool deeper_than_value = cur > prev_indent;  // after a complete value: only a level above fits
   const Level* deeper = nullptr;
   const Level* shallower = nullptr;
   for (const Level& l : levels) {
-    if (l.indent == cur && !deeper_than_value) return {};
+    if (l.indent == cur && !deeper_than_value && (here_is_item || !l.item)) return {};
+    if (l.indent == cur && l.item && !here_is_item) continue;
     if (l.indent > cur && (!deeper || l.indent < deeper->indent)) deeper = &l;
     if (l.indent < cur && (!shallower || l.indent > shallower->indent)) shallower = &l;
   }
   auto name = [](const Level& l) { return level_name(l.lead, l.line, l.indent); };
   std::string out = "this line is indented " + std::to_string(cur) + (cur == 1 ? " space" : " spaces") +
-                    ", which lines up with no line above it: line it up with ";
+                    ", which matches no level above it: line it up with ";
   if (deeper && shallower && !deeper_than_value) return out + name(*deeper) + " or with " + name(*shallower);
   if (shallower) return out + name(*shallower);
   if (deeper) return out + name(*deeper);
