@@ -113,6 +113,8 @@ std::string indentation_hint(std::string_view text, const LineIndex& lines, cons
   std::vector<Level> levels;  // the nearest line above at each smaller indentation
   int prev_indent = -1;
   bool prev_opens = false;
+  int prev_line = 0;
+  std::string_view prev_lead;
   int line0 = mark.line;
   for (std::size_t s = start; s > 0 && levels.size() < 64;) {
     std::size_t e = s - 1;  // the line break that ends the line above
@@ -127,6 +129,8 @@ std::string indentation_hint(std::string_view text, const LineIndex& lines, cons
     if (prev_indent < 0) {
       prev_indent = i;
       prev_opens = opens_block(l);
+      prev_line = line0 + 1;
+      prev_lead = lead_of(l);
     }
     std::string_view lead = lead_of(l);
     bool item = lead.rfind("- ", 0) == 0;
@@ -140,6 +144,20 @@ std::string indentation_hint(std::string_view text, const LineIndex& lines, cons
   // A key does not line up with a list item's dash (a sequence's items are not its keys).
   const bool here_is_item = here.substr(static_cast<std::size_t>(cur)).rfind("- ", 0) == 0 || here.substr(static_cast<std::size_t>(cur)) == "-";
   if (levels.empty() || (cur > prev_indent && prev_opens)) return {};
+  // `egress:` then `- dns_name: …` left of it: the item meant to fill the key is outside it.
+  if (prev_opens && here_is_item && cur < prev_indent) {
+    return "a list item of " + shown_text(prev_lead) + " (line " + std::to_string(prev_line) + ") goes at its column or deeper: indent it " +
+           std::to_string(prev_indent) + (prev_indent == 1 ? " space" : " spaces") + " or more";
+  }
+  // `- c` left of the items `- a`, `- b` above it: one list, misaligned.
+  if (here_is_item && cur < prev_indent) {
+    for (const Level& l : levels) {
+      if (l.item && l.indent > cur) {
+        return "this list item is left of the items above it: line it up with " + level_name(l.lead, l.line, l.indent);
+      }
+      if (l.indent <= cur) break;
+    }
+  }
   bool deeper_than_value = cur > prev_indent;  // after a complete value: only a level above fits
   const Level* deeper = nullptr;
   const Level* shallower = nullptr;
