@@ -115,30 +115,26 @@ std::string indentation_hint(std::string_view text, const LineIndex& lines, cons
   bool prev_opens = false;
   int prev_line = 0;
   std::string_view prev_lead;
-  int line0 = mark.line;
   for (std::size_t s = start; s > 0 && levels.size() < 64;) {
-    std::size_t e = s - 1;  // the line break that ends the line above
-    if (e > 0 && text[e] == '\n' && text[e - 1] == '\r') --e;
-    std::size_t b = e;
-    while (b > 0 && text[b - 1] != '\n' && text[b - 1] != '\r') --b;
+    std::size_t b = 0;
+    std::string_view l = line_holding(text, s - 1, b);  // the line above (empty between \r and \n)
     s = b;
-    --line0;
-    std::string_view l = text.substr(b, e - b);
     if (blank_or_comment(l)) continue;
-    int i = indent_of(l);
+    const int line = lines.at_offset(b).line;
+    const int i = indent_of(l);
+    const std::string_view lead = lead_of(l);
     if (prev_indent < 0) {
       prev_indent = i;
       prev_opens = opens_block(l);
-      prev_line = line0 + 1;
-      prev_lead = lead_of(l);
+      prev_line = line;
+      prev_lead = lead;
     }
-    std::string_view lead = lead_of(l);
     bool item = lead.rfind("- ", 0) == 0;
     // `- runner_id: a`: the item's keys line up with runner_id, two columns in from the dash.
     if (item && lead.size() > 2 && lead[2] != ' ' && lead[2] != '-' && (levels.empty() || i + 2 < levels.back().indent)) {
-      levels.push_back({i + 2, line0 + 1, lead.substr(2), false});
+      levels.push_back({i + 2, line, lead.substr(2), false});
     }
-    if (levels.empty() || i < levels.back().indent) levels.push_back({i, line0 + 1, lead, item});
+    if (levels.empty() || i < levels.back().indent) levels.push_back({i, line, lead, item});
     if (i == 0) break;
   }
   // A key does not line up with a list item's dash (a sequence's items are not its keys).
