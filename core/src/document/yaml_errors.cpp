@@ -355,6 +355,16 @@ SyntaxExplanation explain_yaml_error(std::string_view text, const LineIndex& lin
       } else {
         hint = "two keys on one line: start " + shown_text(second) + " on a line of its own, " +
                (first_empty ? "indented under " + shown_text(lead_of(line)) : std::string("lined up with the key before it"));
+        if (first_empty) {
+          // `display_name: prod: eu` is more likely one value holding ": ".
+          std::string_view value = line.substr(first_colon + 2);
+          std::size_t hash = value.find(" #");
+          if (hash != std::string_view::npos) value = value.substr(0, hash);
+          while (!value.empty() && value.back() == ' ') value.remove_suffix(1);
+          if (value.size() <= 60 && value.find_first_of("\"{}[]") == std::string_view::npos) {
+            hint += "; or, if " + shown_text(value) + " is one value, quote it: " + quoted(value);
+          }
+        }
       }
     }
   }
