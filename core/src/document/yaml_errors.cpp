@@ -99,9 +99,8 @@ std::string_view line_holding(std::string_view text, std::size_t offset, std::si
 // by its key and line. Empty when the line lines up with a level, or follows a key it may fill.
 std::string indentation_hint(std::string_view text, const LineIndex& lines, const YAML::Mark& mark, const std::string& msg) {
   if (msg != "end of map not found" && msg != "end of sequence not found" && msg != "illegal map value") return {};
-  std::size_t start = lines.offset_of(mark.line, 0);
-  std::size_t end = text.find_first_of("\r\n", start);
-  std::string_view here = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+  std::size_t start = 0;
+  std::string_view here = line_holding(text, lines.offset_of(mark.line, 0), start);
   if (blank_or_comment(here)) return {};
   const int cur = indent_of(here);
   struct Level {
@@ -236,10 +235,9 @@ SyntaxExplanation surrogate_escape(std::string_view text, std::size_t offset, co
 // YAML; the error comes at that line or a later one ("illegal map value" on the next key). The
 // line itself or one of the two lines above, when one of them is written so.
 std::string glued_colon_hint(std::string_view text, const LineIndex& lines, const YAML::Mark& mark) {
-  std::size_t start = lines.offset_of(mark.line, 0);
+  std::size_t start = 0;
+  std::string_view l = line_holding(text, lines.offset_of(mark.line, 0), start);
   for (int looked = 0; looked < 3;) {
-    std::size_t end = text.find_first_of("\r\n", start);
-    std::string_view l = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
     if (!blank_or_comment(l)) {
       ++looked;
       if (std::string fix = glued_colon_fix(l); !fix.empty()) {
@@ -248,7 +246,7 @@ std::string glued_colon_hint(std::string_view text, const LineIndex& lines, cons
       }
     }
     if (start == 0) break;
-    line_holding(text, start - 1, start);
+    l = line_holding(text, start - 1, start);
   }
   return {};
 }

@@ -244,6 +244,11 @@ struct Walker {
     sink.diagnostics().push_back(std::move(d));
   }
 
+  // "a field in /resources: move it there", or every place and "move it to the one you mean".
+  static std::string places_phrase(const std::vector<std::string>& shown) {
+    return "a field " + join_and(shown) + (shown.size() == 1 ? ": move it there" : ": move it to the one you mean");
+  }
+
   // Where else in this kind of document `key` is a field, in the words of the unknown-field
   // message, as the rest of "\"key\" is …": "a field in /constraints/resources: move it there",
   // "a field at the top level: …", or every place ("a field in /resources, in /resources/requests
@@ -256,7 +261,7 @@ struct Walker {
       std::string at = path.base() + place;
       shown.push_back(at.empty() ? std::string("at the top level") : "in " + at);
     }
-    return "a field " + join_and(shown) + (shown.size() == 1 ? ": move it there" : ": move it to the one you mean");
+    return places_phrase(shown);
   }
 
   // The lists whose entries have `key` as a field, as "a field of each entry in /network/egress: move
@@ -294,7 +299,7 @@ struct Walker {
     };
     walk(walk, s, path.str(), true);
     if (shown.empty() || shown.size() > k_word_matches_shown) return {};
-    return "a field " + join_and(shown) + (shown.size() == 1 ? ": move it there" : ": move it to the one you mean");
+    return places_phrase(shown);
   }
 
   // "did you mean \"gpu\"? (\"nvidia.com/gpu\" is Kubernetes's name for it)" when the field is at
