@@ -258,7 +258,8 @@ TEST(TextRender, the_caret_under_a_flow_collection_covers_it_to_its_closing_brac
     int width;
   };
   // A quoted bracket does not close; an unclosed collection is marked at its bracket alone.
-  for (const Case& c : {Case{"k: {a: \"}\", b: [1, 2]} # c", 19}, Case{"k: [x, 'y]']", 9}, Case{"k: {a: 1,", 1}}) {
+  for (const Case& c : {Case{"k: {a: \"}\", b: [1, 2]} # c", 19}, Case{"k: [x, 'y]']", 9}, Case{"k: {a: 1,", 1},
+                        Case{"k: {a:\tb}", 9}}) {  // a tab in the span is the 4 columns it is shown as
     SourceTexts sources{{"f.yaml", c.line + "\n"}};
     Diagnostic d = make(Code::TYPE_MISMATCH, Severity::error, "sandbox", "/k", "wrong");
     d.source = SourceLocation{"f.yaml", 1, 4};
