@@ -21,7 +21,7 @@ void add_check_options(CLI::App* cmd, CheckArgs& a, bool many) {
     cmd->add_option("--requests", a.requests,
                     "A request stream: JSON Lines, or a JSON/YAML list (- for stdin); one JSON Lines answer per record");
     cmd->add_option("--jobs", a.jobs, "Threads checking a request stream (default: every core)")
-        ->check(CLI::Range(1u, 1024u));
+        ->check(whole_number(1, 1024));
   } else {
     cmd->add_option("sandbox", a.sandboxes, "A sandbox request file (YAML or JSON; - for stdin)")->required()->expected(1);
   }
@@ -30,9 +30,9 @@ void add_check_options(CLI::App* cmd, CheckArgs& a, bool many) {
   cmd->add_option("--overrides", a.overrides, "The @session.function overrides layer");
   cmd->add_option("--runners", a.runners, "The runner inventory (SPEC §1.4)");
   cmd->add_option("--org", a.org, "The organisation's entitlements");
-  cmd->add_option("--placement", a.placement, "Override placement_mode")->check(CLI::IsMember({"serverless", "cks"}));
+  cmd->add_option("--placement", a.placement, "Override placement_mode")->check(one_of({"serverless", "cks"}));
   cmd->add_option("--client", a.client, "The SDK the request is sent through")
-      ->check(CLI::IsMember({"python", "typescript"}))
+      ->check(one_of({"python", "typescript"}))
       ->capture_default_str();
 }
 

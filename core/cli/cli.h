@@ -10,6 +10,7 @@
 #include "sandgate/document.h"
 #include "sandgate/engine.h"
 #include "sandgate/render.h"
+#include "usage_error.h"
 
 namespace sandgate::cli {
 

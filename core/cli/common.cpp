@@ -16,10 +16,10 @@ namespace sandgate::cli {
 
 void add_global_options(CLI::App& app, GlobalOptions& g) {
   app.add_option("--format", g.format, "Output format")
-      ->check(CLI::IsMember({"text", "json", "sarif"}))
+      ->check(one_of({"text", "json", "sarif"}))
       ->capture_default_str();
   app.add_option("--color", g.color, "Colour in text output")
-      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->check(one_of({"auto", "always", "never"}))
       ->capture_default_str();
   app.add_flag("--no-info", g.quiet_info, "Hide info notes in text output");
   add_limit_options(app, g.limits, true);
@@ -28,17 +28,17 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
 void add_limit_options(CLI::App& app, Limits& limits, bool aliases) {
   // A limit below these is no limit a document could meet (a depth of -1, 0 bytes): a usage error.
   app.add_option("--max-bytes", limits.max_bytes, "Largest document accepted")
-      ->check(CLI::Range(std::size_t{1}, std::numeric_limits<std::size_t>::max()))
+      ->check(whole_number(1, std::numeric_limits<std::size_t>::max()))
       ->capture_default_str();
   app.add_option("--max-depth", limits.max_depth, "Deepest nesting accepted")
-      ->check(CLI::Range(1, std::numeric_limits<int>::max()))
+      ->check(whole_number(1, std::numeric_limits<int>::max()))
       ->capture_default_str();
   app.add_option("--max-nodes", limits.max_nodes, "Most nodes accepted")
-      ->check(CLI::Range(std::size_t{1}, std::numeric_limits<std::size_t>::max()))
+      ->check(whole_number(1, std::numeric_limits<std::size_t>::max()))
       ->capture_default_str();
   if (aliases) {
     app.add_option("--max-aliases", limits.max_alias_uses, "Most YAML alias uses accepted (0: none)")
-        ->check(CLI::Range(0, std::numeric_limits<int>::max()))
+        ->check(whole_number(0, std::numeric_limits<int>::max()))
         ->capture_default_str();
   }
 }

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <limits>
 
 #include "cli.h"
 #include "output.h"
@@ -142,15 +143,17 @@ Runner add_policy_diff_command(CLI::App& app) {
   cmd->add_option("--runners", a->runners, "The runner inventory (SPEC §1.4), the same for both");
   cmd->add_option("--org", a->org, "The organisation's entitlements, the same for both");
   cmd->add_option("--client", a->client, "The SDK the requests are sent through")
-      ->check(CLI::IsMember({"python", "typescript"}))
+      ->check(one_of({"python", "typescript"}))
       ->capture_default_str();
-  cmd->add_option("--examples", a->examples, "Example records shown per class, code and value")->capture_default_str();
-  cmd->add_option("--jobs", a->jobs, "Threads replaying the requests (default: every core)")->check(CLI::Range(1u, 1024u));
+  cmd->add_option("--examples", a->examples, "Example records shown per class, code and value")
+      ->check(whole_number(0, std::numeric_limits<std::size_t>::max()))
+      ->capture_default_str();
+  cmd->add_option("--jobs", a->jobs, "Threads replaying the requests (default: every core)")->check(whole_number(1, 1024));
   cmd->add_option("--format", a->format, "Output format (markdown: a summary for a pull-request comment)")
-      ->check(CLI::IsMember({"text", "json", "markdown"}))
+      ->check(one_of({"text", "json", "markdown"}))
       ->capture_default_str();
   cmd->add_option("--color", a->color, "Colour in text output")
-      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->check(one_of({"auto", "always", "never"}))
       ->capture_default_str();
   add_limit_options(*cmd, a->limits, false);
   return [cmd, a]() -> int { return cmd->parsed() ? run_diff(*a) : -1; };

@@ -11,7 +11,7 @@ Runner add_schema_command(CLI::App& app) {
   auto name = std::make_shared<std::string>();
   cmd->add_option("name", *name, "policy, sandbox, runners or org")
       ->required()
-      ->check(CLI::IsMember({"policy", "sandbox", "runners", "org"}));
+      ->check(one_of({"policy", "sandbox", "runners", "org"}));
   return [cmd, name]() -> int {
     if (!cmd->parsed()) return -1;
     for (const auto& s : schema::embedded_schemas()) {
@@ -28,7 +28,7 @@ Runner add_codes_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("codes", "Print the table of diagnostic codes");
   auto format = std::make_shared<std::string>("text");
   cmd->add_option("--format", *format, "text, json or markdown (docs/codes.md)")
-      ->check(CLI::IsMember({"text", "json", "markdown"}));
+      ->check(one_of({"text", "json", "markdown"}));
   return [cmd, format]() -> int {
     if (!cmd->parsed()) return -1;
     if (*format == "json") {

@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
     int rc = app.exit(e);
     return output_ok() ? rc : k_usage;
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    std::cerr << usage_error_message(app, e) << "\n";
     return k_usage;
   }
   try {

@@ -16,9 +16,9 @@ Runner add_quantity_command(CLI::App& app, GlobalOptions& g) {
   auto args = std::make_shared<Args>();
   cmd->add_option("values", args->values, "Quantities, e.g. 500m 1.5Gi 2e3")->required();
   cmd->add_option("--grammar", args->grammar, "sdk (sandbox requests) or kubernetes (policies)")
-      ->check(CLI::IsMember({"sdk", "kubernetes"}))
+      ->check(one_of({"sdk", "kubernetes"}))
       ->capture_default_str();
-  cmd->add_option("--format", g.format, "Output format")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--format", g.format, "Output format")->check(one_of({"text", "json"}));
   return [cmd, args, &g]() -> int {
     if (!cmd->parsed()) return -1;
     QuantityGrammar grammar = args->grammar == "kubernetes" ? QuantityGrammar::kubernetes : QuantityGrammar::sdk;

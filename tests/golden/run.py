@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Golden tests of sandgate's text output: the look of a diagnostic (caret, notes, help) is pinned
 here, not only its code. Each case in cases.json runs the CLI from the repository root and must
-print exactly <name>.txt. `--update` rewrites the expectations (read the diff before committing)."""
+print exactly <name>.txt. A case with "stderr": true is a usage error: it must print nothing on
+standard output and exactly <name>.txt on standard error (it runs without --color, which a line
+that names no command would itself refuse). `--update` rewrites the expectations (read the diff
+before committing)."""
 import argparse
 import difflib
 import json
@@ -21,17 +24,22 @@ def main() -> int:
     cases = json.loads((HERE / "cases.json").read_text())["cases"]
     failed = 0
     for case in cases:
-        proc = subprocess.run([args.sandgate, *case["args"], "--color", "never"], cwd=ROOT, capture_output=True, text=True,
+        on_stderr = case.get("stderr", False)
+        color = [] if on_stderr else ["--color", "never"]
+        proc = subprocess.run([args.sandgate, *case["args"], *color], cwd=ROOT, capture_output=True, text=True,
                               timeout=60)
+        printed = proc.stderr if on_stderr else proc.stdout
         expected_file = HERE / f"{case['name']}.txt"
         if args.update:
-            expected_file.write_text(proc.stdout)
+            expected_file.write_text(printed)
         expected = expected_file.read_text() if expected_file.exists() else ""
         problems = []
         if proc.returncode != case["exit"]:
             problems.append(f"exit {proc.returncode}, expected {case['exit']}; stderr: {proc.stderr.strip()}")
-        if proc.stdout != expected:
-            diff = difflib.unified_diff(expected.splitlines(), proc.stdout.splitlines(), "expected", "actual", lineterm="")
+        if on_stderr and proc.stdout:
+            problems.append(f"printed on standard output: {proc.stdout!r}")
+        if printed != expected:
+            diff = difflib.unified_diff(expected.splitlines(), printed.splitlines(), "expected", "actual", lineterm="")
             problems.append("output differs:\n" + "\n".join(diff))
         if case.get("readme"):
             readme = (ROOT / "README.md").read_text()

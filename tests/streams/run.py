@@ -401,7 +401,8 @@ class CommandLineMisuse(unittest.TestCase):
             with self.subTest(flag=flag):
                 status, _, err, _ = run(["check", prod_ok, flag, value])
                 self.assertEqual(status, 2, err)
-                self.assertIn("not in range", err)
+                self.assertIn(f"sandgate check: {flag} takes a whole number", err)
+                self.assertIn(f'not "{value}"', err)
         self.assertEqual(run(["check", prod_ok, "--max-aliases", "0"])[0], 0)
 
     def test_policy_diff_json_says_it_replayed_and_from_where(self):
