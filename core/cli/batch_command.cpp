@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cli.h"
+#include "path_hint.h"
 #include "output.h"
 #include "sandgate/stream.h"
 #include "stream/json_out.h"
@@ -96,7 +97,7 @@ int run_batch_check(const BatchCheck& b, const GlobalOptions& g) {
   std::string error;
   std::unique_ptr<RequestReader> reader = RequestReader::open(b.requests, so, &error);
   if (!reader) {
-    std::cerr << "sandgate: " << error << "\n";
+    std::cerr << "sandgate: " << with_path_meant(error, b.requests) << "\n";
     return k_usage;
   }
   bool color = text && (g.color == "always" ||

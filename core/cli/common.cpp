@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli.h"
+#include "path_hint.h"
 
 namespace sandgate::cli {
 
@@ -81,7 +82,7 @@ bool read_input(const std::string& path, std::string& text, const Limits& limits
     }
     file.open(path, std::ios::binary);
     if (!file) {
-      std::cerr << "sandgate: cannot read " << display_name(path) << ": " << std::strerror(errno) << "\n";
+      std::cerr << "sandgate: cannot read " << display_name(path) << ": " << open_failure(path, errno) << "\n";
       return false;
     }
     in = &file;

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "cli.h"
+#include "path_hint.h"
 #include "output.h"
 #include "sandgate/diff.h"
 
@@ -79,7 +80,7 @@ int run_diff(const DiffArgs& a) {
     std::string error;
     reader = RequestReader::open(a.requests, so, &error);
     if (!reader) {
-      std::cerr << "sandgate: " << error << "\n";
+      std::cerr << "sandgate: " << with_path_meant(error, a.requests) << "\n";
       return k_usage;
     }
   }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Golden tests of sandgate's text output: the look of a diagnostic (caret, notes, help) is pinned
 here, not only its code. Each case in cases.json runs the CLI from the repository root and must
-print exactly <name>.txt. A case with "stderr": true is a usage error: it must print nothing on
+print exactly <name>.txt. A case with "stderr": true is a usage or I/O error: it must print nothing on
 standard output and exactly <name>.txt on standard error (it runs without --color, which a line
 that names no command would itself refuse). `--update` rewrites the expectations (read the diff
 before committing)."""
