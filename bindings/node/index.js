@@ -370,8 +370,19 @@ function readPath(path, label, cap = undefined, guessed = true) {
   }
 }
 
+// The existing path a missing one most likely meant (the core's rules, as the CLI says them), or ''.
+function pathMeant(path) {
+  if (path instanceof URL) {
+    try { path = fileURLToPath(path); } catch { return ''; }
+  }
+  return typeof path === 'string' ? native.pathMeant(path) : '';
+}
+
 function pathError(e, path, label, guessed) {
-  if (e && e.code === 'ENOENT' && guessed) {
+  const meant = e && e.code === 'ENOENT' ? pathMeant(path) : '';
+  if (meant) { // a path meant says the string was meant as a path: the Input kinds rule is no news
+    e.message += ` (did you mean ${JSON.stringify(meant)}?)`;
+  } else if (e && e.code === 'ENOENT' && guessed) {
     e.message += ` (${label}: a string without line breaks that ends in .yaml, .yml or .json is read as a file path;` +
       ' pass YAML/JSON text as a Buffer, or a policy with Policy.fromText(text))';
   } else if (e && e.code === 'EISDIR') { // read(2)'s error: Node names no path

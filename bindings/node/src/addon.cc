@@ -10,6 +10,7 @@
 #include "node_to_js.h"
 #include "result_head.h"
 #include "result_json.h"
+#include "sandgate/path_meant.h"
 #include "sandgate/sandgate.h"
 
 namespace sandgate_node {
@@ -238,6 +239,13 @@ Napi::Value parse_quantity_js(const Napi::CallbackInfo& info) {
   return o;
 }
 
+// pathMeant(path) → the existing path a missing one most likely meant, or "" (sandgate/path_meant.h).
+Napi::Value path_meant_js(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsString()) throw Napi::TypeError::New(env, "a path must be a string");
+  return Napi::String::New(env, sandgate::path_meant(info[0].As<Napi::String>().Utf8Value()));
+}
+
 // compareQuantities(a, b, grammar) → -1 | 0 | 1 (both already known to parse)
 Napi::Value compare_quantities_js(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -332,6 +340,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
       {"normalizeResources", normalize_resources_js},
       {"parseQuantity", parse_quantity_js},
       {"compareQuantities", compare_quantities_js},
+      {"pathMeant", path_meant_js},
       {"exceptionFor", exception_for_js},
       {"isSpillEligible", is_spill_eligible_js},
       {"exceptionAncestors", exception_ancestors_js},

@@ -59,6 +59,24 @@ test('a file: URL or Policy.load that names no file gets no hint about the Input
   assert.throws(() => check({}, { policy: missing }), (e) => e.code === 'ENOENT' && /policy: a string without line breaks/.test(e.message));
 });
 
+test('a path that names nothing is told the path it most likely meant, by the core\'s rules', async () => {
+  const home = path.join(dir, 'meant');
+  fs.mkdirSync(path.join(home, 'sandboxes'), { recursive: true });
+  fs.writeFileSync(path.join(home, 'policy.yaml'), '{}\n');
+  fs.writeFileSync(path.join(home, 'policy-v2.yaml'), '{}\n');
+  fs.writeFileSync(path.join(home, 'sandboxes', 'prod-ok.yaml'), '{}\n');
+  const meant = (wanted) => (e) => e.code === 'ENOENT' && e.message.endsWith(` (did you mean ${JSON.stringify(path.join(home, wanted))}?)`) &&
+    !/read as a file path/.test(e.message);
+  assert.throws(() => check({}, { policy: path.join(home, 'policy.yml') }), meant('policy.yaml'));
+  assert.throws(() => Policy.load(path.join(home, 'Policy.yaml')), meant('policy.yaml'));
+  assert.throws(() => check({}, { runners: pathToFileURL(path.join(home, 'polcy.yaml')) }), meant('policy.yaml'));
+  assert.throws(() => check(path.join(home, 'sandbox', 'prod-ok.yml')), meant(path.join('sandboxes', 'prod-ok.yaml')));
+  await assert.rejects(checkMany([{}], { defaults: path.join(home, 'polic.yaml') }), meant('policy.yaml'));
+  // Another version of a file is not a typo of its name: the Input kinds rule's hint instead.
+  assert.throws(() => check({}, { policy: path.join(home, 'policy-v3.yaml') }),
+    (e) => e.code === 'ENOENT' && !/did you mean/.test(e.message) && /policy: a string without line breaks/.test(e.message));
+});
+
 // diffPolicies' records are a stream, which may be longer than the document size limit: a file of
 // them is read as the CLI reads `--requests FILE`, record by record in bounded memory, so an
 // endless one (/dev/zero) is read on and on (as `sandgate policy diff … --requests /dev/zero` is),

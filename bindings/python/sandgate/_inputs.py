@@ -48,8 +48,30 @@ def read_file(path: str | os.PathLike[str]) -> tuple[bytes, str]:
     At most the size limit + 1 byte is read: enough for the loader to report SG_DOC_TOO_LARGE, as
     the CLI does, without reading an endless file (/dev/zero, a FIFO) or a huge one into memory."""
     name = os.fspath(path)
-    with open(name, "rb") as f:
-        return f.read(MAX_DOCUMENT_BYTES + 1), display_name(name)
+    try:
+        with open(name, "rb") as f:
+            return f.read(MAX_DOCUMENT_BYTES + 1), display_name(name)
+    except FileNotFoundError as e:
+        add_path_meant(e, name)
+        raise
+
+
+def path_meant(path: str | bytes) -> str:
+    """The existing path a missing one most likely meant (``examples/sandbox/prod-ok.yml`` →
+    ``examples/sandboxes/prod-ok.yaml``), by the core's rules (sandgate/path_meant.h); "" if none."""
+    try:
+        return _sandgate.path_meant(os.fsdecode(path))
+    except (UnicodeError, ValueError, TypeError):  # a name that is not text: no guess
+        return ""
+
+
+def add_path_meant(error: FileNotFoundError, path: str | bytes) -> bool:
+    """Adds "(did you mean 'P'?)" to a missing file's error when a path meant stands out (its
+    filename stays the path given, last in the message, as OSError shows it)."""
+    meant = path_meant(path)
+    if meant:
+        error.strerror = f"{error.strerror} (did you mean {meant!r}?)"
+    return bool(meant)
 
 
 _FILE_SUFFIXES = (".yaml", ".yml", ".json")
@@ -72,7 +94,8 @@ def read_path(path: str | os.PathLike[str], label: str) -> tuple[bytes, str]:
     try:
         return read_file(path)
     except FileNotFoundError as e:
-        if isinstance(path, str):
+        # A path meant that exists says the str was meant as a path: the str rule is no news then.
+        if isinstance(path, str) and not path_meant(path):
             e.strerror = (
                 f"{e.strerror} ({label}: a str without line breaks that ends in .yaml, .yml or .json "
                 "is read as a file path; pass YAML/JSON text with from_text(...), or as bytes)"

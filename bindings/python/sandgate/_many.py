@@ -53,7 +53,7 @@ def _open_stream(path: str | bytes, function: str, hint: bool) -> int:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError as e:
-        if hint:
+        if not _inputs.add_path_meant(e, path) and hint:
             e.strerror = (
                 f"{e.strerror} ({function}: a str without line breaks is read as a path to a request stream; "
                 "pass the stream's text as bytes, or records as a list)"

@@ -7,6 +7,7 @@
 #include "bind.h"
 #include "sandgate/diagnostic.h"
 #include "sandgate/errors.h"
+#include "sandgate/path_meant.h"
 #include "sandgate/quantity.h"
 
 namespace py = pybind11;
@@ -78,6 +79,10 @@ void bind_misc(py::module_& m) {
       .def_property_readonly("trimmed", &Quantity::trimmed)
       .def("compare", &compare, py::arg("other"), "-1, 0 or 1: the exact order of the two values.");
   m.def("parse_quantity", &parse_quantity, py::arg("text"), py::arg("grammar") = "sdk");
+  m.def("path_meant", [](const std::string& path) {
+    py::gil_scoped_release nogil;  // it lists directories
+    return path_meant(path);
+  }, py::arg("path"), "The existing path a missing one most likely meant, or \"\".");
 
   m.def("exception_for", [](std::string_view grpc_code, std::string_view reason, std::string_view domain,
                             bool field_violations) {

@@ -84,6 +84,32 @@ def test_a_missing_file_says_how_to_pass_text(cwd: Path) -> None:
         sandgate.Policy(Path("missing"))
 
 
+def test_a_missing_file_is_told_the_path_it_most_likely_meant(cwd: Path) -> None:
+    # The core's rules (sandgate/path_meant.h), as the CLI says them: part by part, case and close
+    # spellings; the filename stays the path given. With a path meant, the str rule is no news.
+    (cwd / "requests.jsonl").write_text('{"resources": {"cpu": "1"}}\n')
+    (cwd / "sandboxes").mkdir()
+    shutil.copy(EXAMPLES / "sandboxes" / "prod-ok.yaml", cwd / "sandboxes" / "prod-ok.yaml")
+    calls: list[tuple[Any, str, str]] = [
+        (lambda: sandgate.check({}, policy="policy.yml"), "policy.yml", "policy.yaml"),
+        (lambda: sandgate.Policy.load(Path("Policy.yaml")), "Policy.yaml", "policy.yaml"),
+        (lambda: sandgate.check("sandbox/prod-ok.yml"), "sandbox/prod-ok.yml", "sandboxes/prod-ok.yaml"),
+        (lambda: sandgate.check_many("request.jsonl"), "request.jsonl", "requests.jsonl"),
+        (lambda: sandgate.check_many(Path("request.jsonl")), "request.jsonl", "requests.jsonl"),
+    ]
+    for call, given, meant in calls:
+        with pytest.raises(FileNotFoundError) as e:
+            call()
+        assert e.value.filename == given
+        assert f"(did you mean {meant!r}?)" in str(e.value)
+        assert "from_text" not in str(e.value) and "request stream;" not in str(e.value)
+    # Another version of a file is not a typo of its name; nothing near: the str rule's hint.
+    shutil.copy(POLICY, cwd / "policy-v2.yaml")
+    with pytest.raises(FileNotFoundError) as e:
+        sandgate.check({}, policy="policy-v3.yaml")
+    assert "did you mean" not in str(e.value) and "from_text" in str(e.value)
+
+
 def test_policy_constructor_builds_a_working_object(cwd: Path) -> None:
     source: object
     for source in ("policy.yaml", Path("policy.yaml"), POLICY_TEXT, POLICY_TEXT.encode(), {"constraints": {}}):
