@@ -169,7 +169,8 @@ export type DiagnosticCode =
   | "SG_GPU_COUNT_MISSING"
   | "SG_MOUNTED_FILE_CONTENT_NOT_TEXT"
   | "SG_SECRET_FIELD_EMPTY"
-  | "SG_CONTAINERS_DROPPED_BY_FUNCTION";
+  | "SG_CONTAINERS_DROPPED_BY_FUNCTION"
+  | "SG_UNREAD_DEFAULT_INVALID";
 
 /** The SPEC rule ids the codes belong to. */
 export type RuleId =

@@ -35,6 +35,15 @@ struct RequestCompiler {
   // `volumes` of a layer that a later layer's `volumes` replaced (N-LAYER): never sent, but the
   // Python SDK built their option classes before the merge (R-VOL, read_volumes).
   std::vector<MergedField> replaced_volumes;
+  // The defaults layer's schema diagnostics, [begin, end) in `diags` (unread_defaults.h).
+  std::size_t defaults_schema_begin = 0, defaults_schema_end = 0;
+  // SandboxDefaults(...) fields this request never reads, with the indexes of their errors.
+  struct UnreadDefault {
+    std::string key;
+    std::optional<Layer> by;  // the layer that replaced it; empty: dropped by containers=
+    std::vector<std::size_t> errors;
+  };
+  std::vector<UnreadDefault> unread_defaults;
 
   // A cursor on a top-level field of the merged request (empty when the request does not set it).
   Cursor field(std::string_view key) const;

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "model/request_compiler.h"
+#include "model/unread_defaults.h"
 #include "schema/shape.h"
 #include "schema/validate.h"
 #include "util/diagnostics.h"
@@ -273,6 +274,10 @@ bool prepare_layers(RequestCompiler& c) {
     for (std::size_t i = first_schema_diagnostic; i < c.diags.size(); ++i) apply_client(c.diags[i], c.m.client);
     check_keywords(c, root, layer, sink);
     if (layer == Layer::defaults) {
+      c.defaults_schema_begin = first_schema_diagnostic;
+      c.defaults_schema_end = c.diags.size();
+    }
+    if (layer == Layer::defaults) {
       for (auto it = root.members.begin(); it != root.members.end();) {
         if (it->key == "max_timeout_seconds") {
           sink.add(Code::FIELD_NOT_ALLOWED_IN_DEFAULTS, pointer_join("", it->input_key()), it->key_mark,
@@ -301,7 +306,9 @@ void drop_single_container_fields(RequestCompiler& c) {
       kept.push_back(std::move(f));
       continue;
     }
-    if (f.origin.layer != Layer::defaults) {
+    if (f.origin.layer == Layer::defaults) {
+      note_unread_default(c, f.member, std::nullopt);
+    } else {
       Origin at = f.origin;
       at.path = pointer_join("", f.member.input_key());  // dropped: defer_origins never sees it
       c.report_at(Code::CONTAINERS_WITH_SINGLE_FIELDS, at,
@@ -341,6 +348,7 @@ void merge_layers(RequestCompiler& c) {
   // find(mem.key), looked up once by the caller.
   auto set = [&](Member& mem, Origin&& origin, MergedField* existing, bool map, bool list) {
     MergedField* f = existing;
+    if (f && f->origin.layer == Layer::defaults) note_unread_default(c, f->member, origin.layer);
     if (f && mem.key == "volumes") {
       MergedField& replaced = c.replaced_volumes.emplace_back(std::move(*f));
       replaced.origin.path = pointer_join("", replaced.member.input_key());  // read_volumes starts there
@@ -441,6 +449,7 @@ void merge_layers(RequestCompiler& c) {
     }
   }
   if (containers_layer) drop_single_container_fields(c);
+  report_unread_defaults(c);
   defer_origins(c.m);
   c.m.index_fields();  // the fields are final
 }

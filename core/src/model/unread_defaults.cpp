@@ -1,0 +1,113 @@
+#include "model/unread_defaults.h"
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+
+namespace sandgate::model {
+namespace {
+
+// The SandboxDefaults fields Sandbox(...) reads only when the request uses them (cwsandbox 1.22,
+// _sandbox.py): not tags (merged, and coerced by __post_init__), annotations (merged), runner_ids
+// (_resolve_selector checks the default whatever the call gives), placement_spillover and
+// data_plane_mode (coerced by __post_init__).
+constexpr std::string_view k_read_when_used[] = {
+    "container_image", "command",  "args",           "request_timeout_seconds", "max_lifetime_seconds",
+    "resources",       "network",  "services",       "volumes",                 "runtime_class",
+    "security_context", "working_dir", "object_storage_access", "file_system_snapshot", "containers",
+    "placement_mode",  "secrets",  "environment_variables"};
+
+std::string unescaped(std::string_view token) {
+  std::string out;
+  for (std::size_t i = 0; i < token.size(); ++i) {
+    if (token[i] == '~' && i + 1 < token.size()) {
+      out += token[i + 1] == '1' ? '/' : '~';
+      ++i;
+    } else {
+      out += token[i];
+    }
+  }
+  return out;
+}
+
+// Whether a value on the way from `value` down `rest` (a JSON Pointer) was an option class the user
+// built: its constructor's checks ran, so its errors stand.
+bool built_by_user(const Node& value, std::string_view rest) {
+  const Node* node = &value;
+  while (node) {
+    if (node->given_as != GivenAs::none) return true;
+    if (rest.empty() || rest[0] != '/') return false;
+    rest.remove_prefix(1);
+    std::size_t slash = rest.find('/');
+    const std::string token = unescaped(rest.substr(0, slash));
+    rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash);
+    const Node* next = nullptr;
+    if (node->is_object()) {
+      for (const Member& m : node->members) {
+        if (m.input_key() == token || m.key == token) next = &m.value;
+      }
+    } else if (node->is_array() && !token.empty() &&
+               std::all_of(token.begin(), token.end(), [](char ch) { return ch >= '0' && ch <= '9'; }) &&
+               token.size() < 10) {
+      std::size_t i = std::stoul(token);
+      if (i < node->items.size()) next = &node->items[i];
+    }
+    node = next;
+  }
+  return false;
+}
+
+std::string replaced_by(std::string_view key, std::optional<Layer> by) {
+  if (!by) return "containers= is used, which takes no single-container default";
+  return std::string(*by == Layer::function ? "@session.function" : "the sandbox") + " sets " + std::string(key);
+}
+
+}  // namespace
+
+void note_unread_default(RequestCompiler& c, const Member& member, std::optional<Layer> by) {
+  if (!c.defaults_dataclass || c.m.client != Client::python) return;
+  if (std::find(std::begin(k_read_when_used), std::end(k_read_when_used), member.key) == std::end(k_read_when_used)) {
+    return;
+  }
+  const std::string prefix = pointer_join("", member.input_key());
+  RequestCompiler::UnreadDefault unread{member.key, by, {}};
+  for (std::size_t i = c.defaults_schema_begin; i < c.defaults_schema_end; ++i) {
+    const Diagnostic& d = c.diags[i];
+    if (d.severity != Severity::error || d.input != "defaults") continue;
+    if (d.path.compare(0, prefix.size(), prefix) != 0 || (d.path.size() > prefix.size() && d.path[prefix.size()] != '/')) {
+      continue;
+    }
+    if (built_by_user(member.value, std::string_view(d.path).substr(prefix.size()))) continue;
+    unread.errors.push_back(i);
+  }
+  if (!unread.errors.empty()) c.unread_defaults.push_back(std::move(unread));
+}
+
+void report_unread_defaults(RequestCompiler& c) {
+  if (c.unread_defaults.empty()) return;
+  std::vector<bool> folded(c.diags.size(), false);
+  Diagnostics warnings;
+  for (const auto& u : c.unread_defaults) {
+    const Diagnostic& first = c.diags[u.errors.front()];
+    Diagnostic w = first;
+    w.code = Code::UNREAD_DEFAULT_INVALID;
+    w.severity = code_info(w.code).severity;
+    w.related.clear();
+    std::string more = u.errors.size() > 1 ? " (and " + std::to_string(u.errors.size() - 1) + " more)" : "";
+    w.message = "SandboxDefaults." + u.key + " is never read by this request (" + replaced_by(u.key, u.by) +
+                "), and the SDK refuses it where it is read: " + first.message + more;
+    w.hint = "fix or remove it in the SandboxDefaults: every request that does not set " + u.key + " uses it";
+    warnings.push_back(std::move(w));
+    for (std::size_t i : u.errors) folded[i] = true;
+  }
+  Diagnostics kept;
+  kept.reserve(c.diags.size());
+  for (std::size_t i = 0; i < c.diags.size(); ++i) {
+    if (!folded[i]) kept.push_back(std::move(c.diags[i]));
+  }
+  kept.insert(kept.end(), std::make_move_iterator(warnings.begin()), std::make_move_iterator(warnings.end()));
+  c.diags = std::move(kept);
+  c.unread_defaults.clear();
+}
+
+}  // namespace sandgate::model

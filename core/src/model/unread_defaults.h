@@ -1,0 +1,27 @@
+// N-LAYER: a SandboxDefaults(...) value that this request never reads. The dataclass keeps what it
+// is given (its __post_init__ coerces tags, placement_spillover, data_plane_mode and the poll
+// settings only), and Sandbox(...) reads one of its fields only when the call leaves that field
+// unset (`x if x is not None else defaults.x`), and none of the single-container ones when
+// containers= is used. A value the SDK would refuse, in a field this request replaces, is so never
+// checked: the request goes through, and sandgate says so as a warning
+// (SG_UNREAD_DEFAULT_INVALID: every request that does use the default is refused) instead of
+// refusing this one. SandboxDefaults.from_dict builds its option classes at once, so a defaults
+// layer given as a dict keeps its errors; so does an option class the user built
+// (ScratchVolumeOptions(...) inside the dataclass: its constructor ran).
+#pragma once
+
+#include <optional>
+
+#include "model/request_compiler.h"
+
+namespace sandgate::model {
+
+// The defaults' `member` is about to be replaced by layer `by`'s value, or dropped because
+// containers= is used (`by` empty): its errors are noted, to be reported by
+// report_unread_defaults. Does nothing unless the defaults came as the dataclass.
+void note_unread_default(RequestCompiler& c, const Member& member, std::optional<Layer> by);
+
+// After the merge: each noted field's errors become one SG_UNREAD_DEFAULT_INVALID warning.
+void report_unread_defaults(RequestCompiler& c);
+
+}  // namespace sandgate::model
