@@ -17,19 +17,23 @@ struct CheckArgs {
 
 void add_check_options(CLI::App* cmd, CheckArgs& a, bool many) {
   if (many) {
-    cmd->add_option("sandboxes", a.sandboxes, "Sandbox request files (YAML or JSON; - for stdin)");
+    cmd->add_option("sandboxes", a.sandboxes, "Sandbox request files (YAML or JSON; - for stdin)")->type_name("FILE");
     cmd->add_option("--requests", a.requests,
-                    "A request stream: JSON Lines, or a JSON/YAML list (- for stdin); one JSON Lines answer per record");
+                    "A request stream: JSON Lines, or a JSON/YAML list (- for stdin); one JSON Lines answer per record")
+        ->type_name("STREAM");
     cmd->add_option("--jobs", a.jobs, "Threads checking a request stream (default: every core)")
         ->check(whole_number(1, 1024));
   } else {
-    cmd->add_option("sandbox", a.sandboxes, "A sandbox request file (YAML or JSON; - for stdin)")->required()->expected(1);
+    cmd->add_option("sandbox", a.sandboxes, "A sandbox request file (YAML or JSON; - for stdin)")
+        ->required()
+        ->expected(1)
+        ->type_name("FILE");
   }
-  cmd->add_option("--policy", a.policy, "The runner policy (default: none, i.e. {})");
-  cmd->add_option("--defaults", a.defaults, "The SandboxDefaults layer");
-  cmd->add_option("--overrides", a.overrides, "The @session.function overrides layer");
-  cmd->add_option("--runners", a.runners, "The runner inventory (SPEC §1.4)");
-  cmd->add_option("--org", a.org, "The organisation's entitlements");
+  cmd->add_option("--policy", a.policy, "The runner policy (default: none, i.e. {})")->type_name("FILE");
+  cmd->add_option("--defaults", a.defaults, "The SandboxDefaults layer")->type_name("FILE");
+  cmd->add_option("--overrides", a.overrides, "The @session.function overrides layer")->type_name("FILE");
+  cmd->add_option("--runners", a.runners, "The runner inventory (SPEC §1.4)")->type_name("FILE");
+  cmd->add_option("--org", a.org, "The organisation's entitlements")->type_name("FILE");
   cmd->add_option("--placement", a.placement, "Override placement_mode")->check(one_of({"serverless", "cks"}));
   cmd->add_option("--client", a.client, "The SDK the request is sent through")
       ->check(one_of({"python", "typescript"}))
@@ -149,6 +153,11 @@ int run(const CheckArgs& a, const GlobalOptions& g, bool explain, bool format_gi
 
 Runner add_check_command(CLI::App& app, GlobalOptions& g) {
   auto* cmd = app.add_subcommand("check", "Check sandbox requests against a runner policy: what the server would do");
+  cmd->footer(examples({
+      "check examples/sandboxes/cpu-above-max.yaml --policy examples/policies/production-cks.yaml --runners examples/runners.yaml",
+      "check examples/sandboxes/*.yaml --policy examples/policies/production-cks.yaml --format json",
+      "check --requests examples/requests.jsonl --policy examples/policies/production-cks.yaml --jobs 2 --format text",
+  }));
   auto args = std::make_shared<CheckArgs>();
   add_check_options(cmd, *args, true);
   add_global_options(*cmd, g);
@@ -157,6 +166,7 @@ Runner add_check_command(CLI::App& app, GlobalOptions& g) {
 
 Runner add_explain_command(CLI::App& app, GlobalOptions& g) {
   auto* cmd = app.add_subcommand("explain", "Show the resolved sandbox with where every value came from");
+  cmd->footer(examples({"explain examples/sandboxes/prod-ok.yaml --policy examples/policies/production-cks.yaml --runners examples/runners.yaml"}));
   auto args = std::make_shared<CheckArgs>();
   add_check_options(cmd, *args, false);
   add_global_options(*cmd, g);

@@ -28,6 +28,10 @@ void add_global_options(CLI::App& app, GlobalOptions& g);
 // could meet.
 void add_limit_options(CLI::App& app, Limits& limits, bool aliases);
 
+// A help footer of command lines to copy ("Examples:" then each line, indented); they name the
+// files of examples/, so that they run as they are in a checkout (tests/golden runs them).
+std::string examples(std::initializer_list<std::string_view> lines);
+
 // How outputs name a path: "<stdin>" for "-", and valid UTF-8 whatever bytes the name holds.
 std::string display_name(const std::string& path);
 // False (after saying why) when more than one of `inputs` is "-": standard input reads once.

@@ -44,6 +44,12 @@ void add_limit_options(CLI::App& app, Limits& limits, bool aliases) {
   }
 }
 
+std::string examples(std::initializer_list<std::string_view> lines) {
+  std::string out = "Examples:";
+  for (std::string_view line : lines) out.append("\n  sandgate ").append(line);
+  return out;
+}
+
 std::string display_name(const std::string& path) {
   if (path == "-") return "<stdin>";
   // Linux file names are bytes; every output format is UTF-8 (JSON and SARIF must be), so a byte

@@ -136,13 +136,17 @@ Runner add_policy_diff_command(CLI::App& app) {
   CLI::App* policy = app.get_subcommand("policy");
   auto* cmd = policy->add_subcommand(
       "diff", "What changes between two policies, and which requests NEW would reject, accept or resolve differently");
+  cmd->footer(examples({
+      "policy diff examples/policies/production-cks.yaml examples/policies/production-cks-v2.yaml",
+      "policy diff examples/policies/production-cks.yaml examples/policies/production-cks-v2.yaml --requests examples/requests.jsonl --format markdown",
+  }));
   auto a = std::make_shared<DiffArgs>();
-  cmd->add_option("old", a->old_path, "The policy in force (YAML or JSON; - for stdin)")->required();
-  cmd->add_option("new", a->new_path, "The policy to apply")->required();
+  cmd->add_option("old", a->old_path, "The policy in force (YAML or JSON; - for stdin)")->required()->type_name("FILE");
+  cmd->add_option("new", a->new_path, "The policy to apply")->required()->type_name("FILE");
   cmd->add_option("--requests", a->requests,
-                  "Replay a request stream under both: JSON Lines, or a JSON/YAML list (- for stdin)");
-  cmd->add_option("--runners", a->runners, "The runner inventory (SPEC §1.4), the same for both");
-  cmd->add_option("--org", a->org, "The organisation's entitlements, the same for both");
+                  "Replay a request stream under both: JSON Lines, or a JSON/YAML list (- for stdin)")->type_name("STREAM");
+  cmd->add_option("--runners", a->runners, "The runner inventory (SPEC §1.4), the same for both")->type_name("FILE");
+  cmd->add_option("--org", a->org, "The organisation's entitlements, the same for both")->type_name("FILE");
   cmd->add_option("--client", a->client, "The SDK the requests are sent through")
       ->check(one_of({"python", "typescript"}))
       ->capture_default_str();

@@ -30,6 +30,13 @@ int main(int argc, char** argv) {
                "sandgate"};
   app.set_version_flag("--version", version_text());
   app.require_subcommand(1);
+  app.footer(examples({
+      "policy validate examples/policies/*.yaml",
+      "check examples/sandboxes/cpu-above-max.yaml --policy examples/policies/production-cks.yaml --runners examples/runners.yaml",
+      "explain examples/sandboxes/prod-ok.yaml --policy examples/policies/production-cks.yaml",
+      "check --requests examples/requests.jsonl --policy examples/policies/production-cks.yaml --format text",
+      "policy diff examples/policies/production-cks.yaml examples/policies/production-cks-v2.yaml --requests examples/requests.jsonl",
+  }));
   GlobalOptions g;
   std::vector<Runner> runners = {
       add_policy_command(app, g),

@@ -8,12 +8,13 @@ Runner add_policy_command(CLI::App& app, GlobalOptions& g) {
   auto* policy = app.add_subcommand("policy", "Work with runner policy files");
   policy->require_subcommand(1);
   auto* validate = policy->add_subcommand("validate", "Validate policy files (SPEC §4): every problem at once");
+  validate->footer(examples({"policy validate examples/policies/*.yaml", "policy validate - < examples/policies/production-cks.yaml"}));
   struct Args {
     std::vector<std::string> files;
     std::string sunk_scheduler;
   };
   auto args = std::make_shared<Args>();
-  validate->add_option("files", args->files, "Policy files (YAML or JSON; - for stdin)")->required();
+  validate->add_option("files", args->files, "Policy files (YAML or JSON; - for stdin)")->required()->type_name("FILE");
   validate->add_option("--sunk-scheduler", args->sunk_scheduler,
                        "The runner's SUNK scheduler name (otherwise any scheduler containing \"slurm\" is one)");
   add_global_options(*validate, g);

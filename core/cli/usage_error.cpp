@@ -373,7 +373,9 @@ CLI::Validator whole_number(unsigned long long lowest, unsigned long long highes
         }
         return "takes " + range + ", not " + shown_text(value);
       },
-      range.substr(2));
+      highest >= static_cast<unsigned long long>(std::numeric_limits<int>::max())
+          ? std::to_string(lowest) + " or more"
+          : std::to_string(lowest) + " to " + std::to_string(highest));
 }
 
 }  // namespace sandgate::cli

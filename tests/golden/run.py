@@ -9,11 +9,28 @@ import argparse
 import difflib
 import json
 import pathlib
+import shlex
 import subprocess
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
+
+
+def example_problems(sandgate: str, help_text: str) -> list[str]:
+    """Runs every command line of a help text's "Examples:" (from the repository root, through a
+    shell for its globs and redirections): each must run, exit 0 or 1 (2 is a usage or I/O error)."""
+    lines = help_text.split("Examples:\n", 1)[1].splitlines() if "Examples:\n" in help_text else []
+    commands = [line.strip() for line in lines if line.startswith("  sandgate ")]
+    if not commands:
+        return ["the help text shows no example"]
+    problems = []
+    for command in commands:
+        shell = shlex.quote(sandgate) + command[len("sandgate"):]
+        proc = subprocess.run(["/bin/sh", "-c", shell], cwd=ROOT, capture_output=True, text=True, timeout=120)
+        if proc.returncode not in (0, 1):
+            problems.append(f"example `{command}` exited {proc.returncode}: {proc.stderr.strip()}")
+    return problems
 
 
 def main() -> int:
@@ -41,6 +58,8 @@ def main() -> int:
         if printed != expected:
             diff = difflib.unified_diff(expected.splitlines(), printed.splitlines(), "expected", "actual", lineterm="")
             problems.append("output differs:\n" + "\n".join(diff))
+        if case.get("run_examples"):
+            problems += example_problems(args.sandgate, printed)
         if case.get("readme"):
             readme = (ROOT / "README.md").read_text()
             command = "$ sandgate " + " ".join(case["args"])
