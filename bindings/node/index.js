@@ -245,12 +245,19 @@ function optionsObject(options, allowed, what, elsewhere = () => '') {
   return options;
 }
 
+// '; did you mean "cks"?' for a string that is an accepted value but for case and spaces (as the
+// CLI says it for --placement CKS), else ''.
+function meant(value, accepted) {
+  const wanted = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+  return wanted && accepted.has(wanted) ? `; did you mean ${JSON.stringify(wanted)}?` : '';
+}
+
 function readOptions(options, allowed, what) {
   options = optionsObject(options, allowed, what);
   const client = options.client ?? 'typescript';
-  if (!CLIENTS.has(client)) throw new TypeError(`${what}: client must be "python" or "typescript", not ${JSON.stringify(client)}`);
+  if (!CLIENTS.has(client)) throw new TypeError(`${what}: client must be "python" or "typescript", not ${JSON.stringify(client)}${meant(client, CLIENTS)}`);
   const placement = options.placement ?? '';
-  if (!PLACEMENTS.has(placement)) throw new TypeError(`${what}: placement must be "serverless" or "cks", not ${JSON.stringify(placement)}`);
+  if (!PLACEMENTS.has(placement)) throw new TypeError(`${what}: placement must be "serverless" or "cks", not ${JSON.stringify(placement)}${meant(placement, PLACEMENTS)}`);
   return { ...options, client, placement };
 }
 

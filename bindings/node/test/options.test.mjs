@@ -48,3 +48,10 @@ test('a value is described with its article ("an Object", not "a Object")', () =
   assert.throws(() => Policy.load({}), /not an Object;/);
   assert.throws(() => Policy.load(5), /not a number;/);
 });
+
+test('a client or placement that is an accepted one but for case is told the one meant, as the CLI tells it', async () => {
+  assert.throws(() => check({}, { placement: 'CKS' }), { name: 'TypeError', message: 'check options: placement must be "serverless" or "cks", not "CKS"; did you mean "cks"?' });
+  assert.throws(() => new Checker({ client: ' Python' }), /client must be "python" or "typescript", not " Python"; did you mean "python"\?$/);
+  assert.throws(() => check({}, { placement: 'edge' }), (e) => e.message.endsWith('not "edge"'));
+  await assert.rejects(checkMany([{}], { client: 'TypeScript' }), /did you mean "typescript"\?$/);
+});

@@ -190,10 +190,17 @@ def options(function: str, client: object, placement: object) -> tuple[str, str]
             f'{function}(): placement must be "serverless", "cks" or None (the request\'s own), not {type(placement).__name__}'
         )
     if client not in ("python", "typescript"):
-        raise ValueError(f'client must be "python" or "typescript", not "{client}"')
+        raise ValueError(f'{function}(): client must be "python" or "typescript", not "{client}"{_meant(client, "python", "typescript")}')
     if placement not in ("", "serverless", "cks"):
-        raise ValueError(f'placement must be "serverless", "cks" or None, not "{placement}"')
+        raise ValueError(f'{function}(): placement must be "serverless", "cks" or None, not "{placement}"{_meant(placement, "serverless", "cks")}')
     return client, placement
+
+
+def _meant(value: str, *accepted: str) -> str:
+    """'; did you mean "cks"?' for a value that is an accepted one but for case and spaces (as the
+    CLI says it for --placement CKS), else ""."""
+    wanted = value.strip().lower()
+    return next((f'; did you mean "{a}"?' for a in accepted if a == wanted), "")
 
 
 def _field_is_default(field: dataclasses.Field[Any], value: object) -> bool:

@@ -39,6 +39,8 @@ def test_none_is_the_default_for_client_placement_and_grammar() -> None:
         (lambda: sandgate.check({}, client=b"python"), TypeError, ["client", "bytes"]),
         (lambda: sandgate.check({}, client="rust"), ValueError, ["client", '"rust"']),
         (lambda: sandgate.check({}, defaults={}, placement="edge"), ValueError, ["placement", '"edge"']),
+        (lambda: sandgate.check({}, placement="CKS"), ValueError, ["check(): placement", '"CKS"', 'did you mean "cks"?']),
+        (lambda: sandgate.check_many([], client=" Python"), ValueError, ["check_many(): client", 'did you mean "python"?']),
         (lambda: sandgate.check_many([], placement=1.5), TypeError, ["placement", "float"]),
         (lambda: sandgate.normalize_resources({}, client=1), TypeError, ["client", "int"]),
         (lambda: sandgate.parse_quantity("1", grammar=1), TypeError, ["grammar", '"kubernetes"', "int"]),
