@@ -131,6 +131,9 @@ def test_policy_constructor_builds_a_working_object(cwd: Path) -> None:
         (lambda: sandgate.check(sandgate.Policy.from_dict({})), r"sandbox: got a sandgate\.Policy"),  # type: ignore[arg-type]
         (lambda: sandgate.Runners(sandgate.Org.from_dict({})), r"runners: got a sandgate\.Org"),
         (lambda: sandgate.Policy(sandgate.Policy), r"got the class"),
+        # A built Sandbox keeps no record of its keywords: what to pass instead, not "cannot be checked".
+        (lambda: sandgate.check(Sandbox(container_image="python:3.12")), r"sandbox: got a cwsandbox Sandbox.*as a dict.*presubmit"),
+        (lambda: sandgate.check({}, defaults=Sandbox()), r"defaults: got a cwsandbox Sandbox"),
         (lambda: sandgate.Policy.from_text({"constraints": {}}), r"Policy\.from_dict"),  # type: ignore[arg-type]
         (lambda: sandgate.Policy.from_text(Path("p.yaml")), r"Policy\.load"),  # type: ignore[arg-type]
         (lambda: sandgate.Policy.load({"constraints": {}}), r"takes a path"),  # type: ignore[arg-type]
