@@ -186,12 +186,16 @@ def _sandgate_inputs(case: Case) -> tuple[Any, Any, Any]:
         kwargs = plain(case.kwargs)
     defaults: Any = None
     if case.defaults is not None:
+        built = True
         try:
             d = build(case.defaults)
         except Exception:
             d = plain(case.defaults)
+            built = False
         defaults = d
-        if case.defaults_dataclass:
+        # A SandboxDefaults whose option objects could not be built is one no user holds: the
+        # fields' dict is what they can pass (and from_dict builds, and refuses, the same objects).
+        if case.defaults_dataclass and built:
             try:
                 defaults = SandboxDefaults(**d)
             except Exception:

@@ -17,6 +17,23 @@ constexpr std::string_view k_read_when_used[] = {
     "security_context", "working_dir", "object_storage_access", "file_system_snapshot", "containers",
     "placement_mode",  "secrets",  "environment_variables"};
 
+// The same for a dict of defaults, which SandboxDefaults.from_dict reads: it builds every option
+// class at once (network, services, volumes, containers, secrets, security_context,
+// object_storage_access, file_system_snapshot), so their errors stand wherever the call takes
+// them from; it passes the scalars on as they are, and makes `resources` and
+// `environment_variables` plain dicts and `args` a tuple without looking inside.
+constexpr std::string_view k_from_dict_read_when_used[] = {
+    "container_image", "command", "request_timeout_seconds", "max_lifetime_seconds", "runtime_class",
+    "working_dir",     "placement_mode"};
+// Of those from_dict converts (dict(), tuple()): only what is inside them goes unread, the
+// conversion itself refuses a value that is not a mapping or a sequence.
+constexpr std::string_view k_from_dict_inside_unread[] = {"resources", "environment_variables", "args"};
+
+template <typename List>
+bool listed(const List& list, std::string_view key) {
+  return std::find(std::begin(list), std::end(list), key) != std::end(list);
+}
+
 std::string unescaped(std::string_view token) {
   std::string out;
   for (std::size_t i = 0; i < token.size(); ++i) {
@@ -65,8 +82,10 @@ std::string replaced_by(std::string_view key, std::optional<Layer> by) {
 }  // namespace
 
 void note_unread_default(RequestCompiler& c, const Member& member, std::optional<Layer> by) {
-  if (!c.defaults_dataclass || c.m.client != Client::python) return;
-  if (std::find(std::begin(k_read_when_used), std::end(k_read_when_used), member.key) == std::end(k_read_when_used)) {
+  if (c.m.client != Client::python) return;
+  const bool inside_only = !c.defaults_dataclass && listed(k_from_dict_inside_unread, member.key);
+  if (c.defaults_dataclass ? !listed(k_read_when_used, member.key)
+                           : !inside_only && !listed(k_from_dict_read_when_used, member.key)) {
     return;
   }
   const std::string prefix = pointer_join("", member.input_key());
@@ -77,6 +96,7 @@ void note_unread_default(RequestCompiler& c, const Member& member, std::optional
     if (d.path.compare(0, prefix.size(), prefix) != 0 || (d.path.size() > prefix.size() && d.path[prefix.size()] != '/')) {
       continue;
     }
+    if (inside_only && d.path.size() == prefix.size()) continue;
     if (built_by_user(member.value, std::string_view(d.path).substr(prefix.size()))) continue;
     unread.errors.push_back(i);
   }

@@ -5,9 +5,10 @@
 // containers= is used. A value the SDK would refuse, in a field this request replaces, is so never
 // checked: the request goes through, and sandgate says so as a warning
 // (SG_UNREAD_DEFAULT_INVALID: every request that does use the default is refused) instead of
-// refusing this one. SandboxDefaults.from_dict builds its option classes at once, so a defaults
-// layer given as a dict keeps its errors; so does an option class the user built
-// (ScratchVolumeOptions(...) inside the dataclass: its constructor ran).
+// refusing this one. SandboxDefaults.from_dict (a defaults layer given as a dict) builds its option
+// classes at once, so their errors stand, but it passes the scalars on unchecked and looks inside
+// neither `resources` nor `environment_variables`; an option class the user built
+// (ScratchVolumeOptions(...) inside the dataclass) keeps its errors too: its constructor ran.
 #pragma once
 
 #include <optional>
@@ -17,8 +18,8 @@
 namespace sandgate::model {
 
 // The defaults' `member` is about to be replaced by layer `by`'s value, or dropped because
-// containers= is used (`by` empty): its errors are noted, to be reported by
-// report_unread_defaults. Does nothing unless the defaults came as the dataclass.
+// containers= is used (`by` empty): its errors that the SDK never raises for this request are
+// noted, to be reported by report_unread_defaults.
 void note_unread_default(RequestCompiler& c, const Member& member, std::optional<Layer> by);
 
 // After the merge: each noted field's errors become one SG_UNREAD_DEFAULT_INVALID warning.
