@@ -3,9 +3,11 @@
 // RequestModel and reports what can be said about the request alone; the order is in request.cpp.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "model/cursor.h"
 #include "model/request_model.h"
@@ -63,6 +65,11 @@ struct RequestCompiler {
   bool error_at(Layer layer, const std::string& path) const;
   bool reported_under(Layer layer, const std::string& path) const;
 };
+
+// Whether `key` is in `list` (a constexpr array of names).
+bool is_one_of(std::string_view key, const auto& list) {
+  return std::find(std::begin(list), std::end(list), key) != std::end(list);
+}
 
 // Client-side rules of the other SDK are warnings (SPEC §1.3).
 void apply_client(Diagnostic& d, Client client);

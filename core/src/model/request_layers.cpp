@@ -53,10 +53,6 @@ constexpr std::string_view k_function_keywords[] = {
     // removed in 1.x: reported as such (session.function raises TypeError for them too)
     "ports", "max_timeout_seconds"};
 
-bool is_one_of(std::string_view key, const auto& list) {
-  return std::find(std::begin(list), std::end(list), key) != std::end(list);
-}
-
 constexpr Layer k_layers[] = {Layer::defaults, Layer::sandbox, Layer::function};
 std::size_t index(Layer l) { return static_cast<std::size_t>(l); }
 

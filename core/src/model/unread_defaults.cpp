@@ -29,49 +29,17 @@ constexpr std::string_view k_from_dict_read_when_used[] = {
 // conversion itself refuses a value that is not a mapping or a sequence.
 constexpr std::string_view k_from_dict_inside_unread[] = {"resources", "environment_variables", "args"};
 
-template <typename List>
-bool listed(const List& list, std::string_view key) {
-  return std::find(std::begin(list), std::end(list), key) != std::end(list);
-}
-
-std::string unescaped(std::string_view token) {
-  std::string out;
-  for (std::size_t i = 0; i < token.size(); ++i) {
-    if (token[i] == '~' && i + 1 < token.size()) {
-      out += token[i + 1] == '1' ? '/' : '~';
-      ++i;
-    } else {
-      out += token[i];
-    }
-  }
-  return out;
-}
 
 // Whether a value on the way from `value` down `rest` (a JSON Pointer) was an option class the user
-// built: its constructor's checks ran, so its errors stand.
+// built: its constructor's checks ran, so its errors stand. Each prefix of the pointer is resolved
+// in turn (errors only: a few levels).
 bool built_by_user(const Node& value, std::string_view rest) {
-  const Node* node = &value;
-  while (node) {
+  for (std::size_t end = 0;; end = rest.find('/', end + 1)) {
+    const Node* node = pointer_resolve(value, rest.substr(0, end));
+    if (!node) return false;
     if (node->given_as != GivenAs::none) return true;
-    if (rest.empty() || rest[0] != '/') return false;
-    rest.remove_prefix(1);
-    std::size_t slash = rest.find('/');
-    const std::string token = unescaped(rest.substr(0, slash));
-    rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash);
-    const Node* next = nullptr;
-    if (node->is_object()) {
-      for (const Member& m : node->members) {
-        if (m.input_key() == token || m.key == token) next = &m.value;
-      }
-    } else if (node->is_array() && !token.empty() &&
-               std::all_of(token.begin(), token.end(), [](char ch) { return ch >= '0' && ch <= '9'; }) &&
-               token.size() < 10) {
-      std::size_t i = std::stoul(token);
-      if (i < node->items.size()) next = &node->items[i];
-    }
-    node = next;
+    if (end == std::string_view::npos) return false;
   }
-  return false;
 }
 
 std::string replaced_by(std::string_view key, std::optional<Layer> by) {
@@ -82,10 +50,11 @@ std::string replaced_by(std::string_view key, std::optional<Layer> by) {
 }  // namespace
 
 void note_unread_default(RequestCompiler& c, const Member& member, std::optional<Layer> by) {
-  if (c.m.client != Client::python) return;
-  const bool inside_only = !c.defaults_dataclass && listed(k_from_dict_inside_unread, member.key);
-  if (c.defaults_dataclass ? !listed(k_read_when_used, member.key)
-                           : !inside_only && !listed(k_from_dict_read_when_used, member.key)) {
+  // The defaults' shape found nothing (the usual case): nothing to note, no path to write.
+  if (c.m.client != Client::python || c.defaults_schema_begin == c.defaults_schema_end) return;
+  const bool inside_only = !c.defaults_dataclass && is_one_of(member.key, k_from_dict_inside_unread);
+  if (c.defaults_dataclass ? !is_one_of(member.key, k_read_when_used)
+                           : !inside_only && !is_one_of(member.key, k_from_dict_read_when_used)) {
     return;
   }
   const std::string prefix = pointer_join("", member.input_key());
