@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "model/replaced_defaults.h"
 #include "model/request_compiler.h"
 
 namespace sandgate {
@@ -72,6 +73,7 @@ struct RequestCompiler {
         model::read_network(c);
         model::read_image_security(c);
         model::check_misc(c);
+        model::check_replaced_defaults(c);
       }
     } catch (const std::exception& e) {
       // A bug, not an input problem: say so instead of crashing the host process.

@@ -25,9 +25,6 @@ struct RequestCompiler {
   std::array<const Document*, 3> docs{};
   std::array<Document*, 3> owned{};  // the same documents when the compiler may take their trees
   std::array<Node, 3> prepared;  // each layer after the spelling layer and the schema
-  // SandboxDefaults.containers under a function layer: checked as from_dict does, never merged.
-  std::optional<Cursor> dropped_containers;
-  std::string dropped_containers_path;  // the cursor's base: a cursor does not own its path
   // The defaults came as the SandboxDefaults dataclass (its root given_as), not as the dict that
   // SandboxDefaults.from_dict reads: the dataclass keeps its volumes as they are.
   bool defaults_dataclass = false;
@@ -37,6 +34,14 @@ struct RequestCompiler {
   // `volumes` of a layer that a later layer's `volumes` replaced (N-LAYER): never sent, but the
   // Python SDK built their option classes before the merge (R-VOL, read_volumes).
   std::vector<MergedField> replaced_volumes;
+  // Other SandboxDefaults fields this request never sends (a later layer set its own, containers=
+  // dropped it, or a function dropped SandboxDefaults.containers) whose values SandboxDefaults
+  // checked when it was built: replaced_defaults.h.
+  struct ReplacedDefault {
+    MergedField field;
+    std::optional<Layer> by;  // the layer that replaced it; empty: dropped by containers=
+  };
+  std::vector<ReplacedDefault> replaced_defaults;
   // The defaults layer's schema diagnostics, [begin, end) in `diags` (unread_defaults.h).
   std::size_t defaults_schema_begin = 0, defaults_schema_end = 0;
   // SandboxDefaults(...) fields this request never reads, with the indexes of their errors.
@@ -89,5 +94,19 @@ void read_volumes(RequestCompiler& c);
 void read_network(RequestCompiler& c);
 void read_image_security(RequestCompiler& c);
 void check_misc(RequestCompiler& c);
+
+// The checks a constructor of cwsandbox makes on one value, for the values the request replaced
+// (replaced_defaults.cpp) as for the ones it sends. `sent` false: the value never reaches the
+// server, so the server's own rules on it are left out.
+void check_data_plane_mode(RequestCompiler& c, const Cursor& at);             // request_misc.cpp
+void check_storage_permission(RequestCompiler& c, const Cursor& at);          // request_misc.cpp
+void check_service(RequestCompiler& c, const Cursor& s, bool sent);           // request_misc.cpp
+void check_secret_fields(RequestCompiler& c, const Cursor& s);                // request_misc.cpp
+void check_container(RequestCompiler& c, const Cursor& ct, Cursor& named);    // request_misc.cpp
+void check_spillover(RequestCompiler& c, const Cursor& at);                   // request_placement.cpp
+void check_client_timeout(RequestCompiler& c, std::string_view key, const Cursor& at);  // request_fields.cpp
+void check_network_options(RequestCompiler& c, const Cursor& net);            // request_network.cpp
+void check_built_volume(RequestCompiler& c, const Cursor& v, std::string_view default_name);  // request_volumes.cpp
+void check_built_mounts(RequestCompiler& c, const Cursor& container);         // request_volumes.cpp
 
 }  // namespace sandgate::model

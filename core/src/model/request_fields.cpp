@@ -167,14 +167,17 @@ void read_lifetime(RequestCompiler& c) {
   // R-TIME-5: the client's own timeouts.
   for (const char* key : {"request_timeout_seconds", "poll_retry_budget_seconds", "create_retry_budget_seconds",
                           "poll_rpc_timeout_seconds"}) {
-    Cursor at = c.field(key);
-    auto v = number(at);
-    if (!v) continue;
-    bool strictly_positive = std::string_view(key) == "poll_rpc_timeout_seconds";
-    if (!std::isfinite(*v) || *v < 0 || (strictly_positive && *v == 0)) {
-      c.report(Code::CLIENT_TIMEOUT_INVALID, at,
-               std::string(key) + " is " + at.node->display() + "; it must be finite and " + (strictly_positive ? "> 0" : ">= 0"));
-    }
+    check_client_timeout(c, key, c.field(key));
+  }
+}
+
+void check_client_timeout(RequestCompiler& c, std::string_view key, const Cursor& at) {
+  auto v = number(at);
+  if (!v) return;
+  bool strictly_positive = key == "poll_rpc_timeout_seconds";
+  if (!std::isfinite(*v) || *v < 0 || (strictly_positive && *v == 0)) {
+    c.report(Code::CLIENT_TIMEOUT_INVALID, at,
+             std::string(key) + " is " + at.node->display() + "; it must be finite and " + (strictly_positive ? "> 0" : ">= 0"));
   }
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "model/replaced_defaults.h"
 #include "model/request_compiler.h"
 #include "model/unread_defaults.h"
 #include "schema/shape.h"
@@ -304,6 +305,7 @@ void drop_single_container_fields(RequestCompiler& c) {
     }
     if (f.origin.layer == Layer::defaults) {
       note_unread_default(c, f.member, std::nullopt);
+      keep_replaced_default(c, f, std::nullopt);
     } else {
       Origin at = f.origin;
       at.path = pointer_join("", f.member.input_key());  // dropped: defer_origins never sees it
@@ -344,7 +346,11 @@ void merge_layers(RequestCompiler& c) {
   // find(mem.key), looked up once by the caller.
   auto set = [&](Member& mem, Origin&& origin, MergedField* existing, bool map, bool list) {
     MergedField* f = existing;
-    if (f && f->origin.layer == Layer::defaults) note_unread_default(c, f->member, origin.layer);
+    if (f && f->origin.layer == Layer::defaults) {
+      note_unread_default(c, f->member, origin.layer);
+      // May move *f away (it is overwritten below); volumes have their own list.
+      if (mem.key != "volumes") keep_replaced_default(c, *f, origin.layer);
+    }
     if (f && mem.key == "volumes") {
       MergedField& replaced = c.replaced_volumes.emplace_back(std::move(*f));
       replaced.origin.path = pointer_join("", replaced.member.input_key());  // read_volumes starts there
@@ -381,14 +387,15 @@ void merge_layers(RequestCompiler& c) {
         // session's containers (checked by from_dict, above) never reach a function's sandbox.
         // Elsewhere an empty list is not None: Sandbox's _validate_containers refuses it.
         if (c.docs[index(Layer::function)]) {
-          c.dropped_containers_path = pointer_join("", mem.input_key());  // never merged: written now
           Origin at_key = o;
-          at_key.path = c.dropped_containers_path;
+          at_key.path = pointer_join("", mem.input_key());  // never merged: written now
           if (at_key.key_mark.placed()) at_key.mark = at_key.key_mark;
           c.report_at(Code::CONTAINERS_DROPPED_BY_FUNCTION, at_key,
                       "@session.function drops SandboxDefaults.containers: the function's sandbox has one container",
                       "set the function's container with container_image and resources");
-          c.dropped_containers = Cursor{&mem.value, &mem, c.dropped_containers_path, layer};
+          MergedField dropped;
+          dropped.member = std::move(mem);
+          keep_replaced_default(c, dropped, Layer::function);  // from_dict built each Container
           continue;
         }
       }

@@ -40,145 +40,76 @@ std::string nearest_tag(std::string_view t) {
   return out;
 }
 
-void check_tags(RequestCompiler& c) {
-  const MergedField* f = c.m.field("tags");
-  if (!f || !f->value().is_array()) return;
-  const auto& items = f->value().items;
-  // The first occurrence of each tag, by index: a hash map for long lists, a scan for short ones.
-  std::unordered_map<std::string_view, std::size_t> seen;
-  auto first = [&](std::size_t i) -> std::optional<std::size_t> {
-    std::string_view v = items[i].text;
-    if (items.size() > 16) {
-      auto [it, inserted] = seen.emplace(v, i);
-      return inserted ? std::nullopt : std::optional<std::size_t>(it->second);
+std::string python_repr_of(std::string_view v) { return "'" + std::string(v) + "'"; }
+
+// An enum the Python SDK builds from a string lowercased (StrEnum(value.lower())): anything else
+// is its ValueError "'x' is not a valid <Enum>".
+void check_enum(RequestCompiler& c, const Cursor& at, std::string_view enum_name, std::initializer_list<std::string_view> values) {
+  if (!at || !at.node->is_string()) return;
+  std::string v = ascii_lower(at.node->text);
+  for (auto allowed : values) {
+    if (v == allowed) return;
+  }
+  std::string list;
+  for (auto allowed : values) list += (list.empty() ? "\"" : ", \"") + std::string(allowed) + "\"";
+  c.report(Code::ENUM_VALUE, at, python_repr_of(v) + " is not a valid " + std::string(enum_name), "use one of " + list + " (any case)");
+}
+
+}  // namespace
+
+// Service.__post_init__ and its Endpoint's: the port's range, the enums, the endpoint's form. The
+// endpoint's timeout range is the server's.
+void check_service(RequestCompiler& c, const Cursor& s, bool sent) {
+  if (Cursor port = s["port"]; port.is_int() && (port.node->integer < 1 || port.node->integer > 65535)) {
+    c.report(Code::SERVICE_PORT_RANGE, port, "Service.port must be 1-65535, got " + port.node->display());
+  }
+  std::string protocol = ascii_lower(s["protocol"].str("unspecified"));
+  if (protocol.rfind("service_protocol_", 0) == 0) protocol = protocol.substr(17);
+  if (protocol != "unspecified" && protocol != "tcp" && protocol != "udp" && protocol != "sctp") {
+    c.report(Code::SERVICE_INVALID, s["protocol"], "protocol " + s["protocol"].node->display() + " is not tcp, udp or sctp");
+  }
+  std::string visibility = ascii_lower(s["visibility"].str("unspecified"));
+  if (visibility.rfind("visibility_", 0) == 0) visibility = visibility.substr(11);
+  if (visibility != "unspecified" && visibility != "public" && visibility != "private" && visibility != "custom") {
+    c.report(Code::SERVICE_INVALID, s["visibility"],
+             "visibility " + s["visibility"].node->display() + " is not public, private, custom or unspecified");
+  }
+  if (Cursor e = s["endpoint"]; e && e.node->is_object()) {
+    // cwsandbox 1.22's Endpoint: kind https (auth open or share_token, required) or
+    // tls_passthrough (no auth, no timeout); the enums are lowercased before lookup.
+    std::string kind = ascii_lower(e["kind"].str()), auth = ascii_lower(e["auth"].str());
+    bool has_auth = e["auth"] && e["auth"].node->is_string();
+    if (e["kind"] && e["kind"].node->is_string() && kind != "https" && kind != "tls_passthrough") {
+      c.report(Code::SERVICE_INVALID, e["kind"], "endpoint kind " + e["kind"].node->display() + " is not a valid EndpointKind",
+               "use \"https\" or \"tls_passthrough\"");
+    } else if (has_auth && auth != "open" && auth != "share_token") {
+      c.report(Code::SERVICE_INVALID, e["auth"], "endpoint auth " + e["auth"].node->display() + " is not a valid EndpointAuth",
+               "use \"open\" or \"share_token\"");
+    } else if (kind == "https" && !has_auth) {
+      c.report(Code::SERVICE_INVALID, e, "Endpoint.auth is required when kind is HTTPS", "add auth: open (or share_token)");
+    } else if (kind == "tls_passthrough" && has_auth) {
+      c.report(Code::SERVICE_INVALID, e["auth"], "Endpoint.auth must be unset when kind is TLS_PASSTHROUGH",
+               "the workload terminates TLS itself: remove auth");
+    } else if (kind == "tls_passthrough" && e["request_timeout_seconds"]) {
+      c.report(Code::SERVICE_INVALID, e["request_timeout_seconds"],
+               "Endpoint.request_timeout_seconds must be unset when kind is TLS_PASSTHROUGH", "remove it");
     }
-    for (std::size_t k = 0; k < i; ++k) {
-      if (items[k].is_string() && items[k].text == v) return k;
+    if (visibility != "public" || (protocol != "unspecified" && protocol != "tcp")) {
+      c.report(Code::SERVICE_INVALID, e, "an endpoint needs visibility public and protocol unset or tcp");
     }
-    return std::nullopt;
-  };
-  for (std::size_t i = 0; i < items.size() && i < f->parts.size(); ++i) {
-    const Node& t = items[i];
-    if (!t.is_string()) continue;
-    if (!valid_tag(t.text)) {
-      std::string near = nearest_tag(t.text);
-      c.report_at(Code::TAG_INVALID, f->parts[i],
-                  "tag " + t.display() + " must be 1 to 59 characters of letters, digits, '.', '_' or '-', ending in a letter or digit",
-                  near.empty() ? std::string() : "write e.g. " + quoted(near));
-      if (items.size() > 16) seen.emplace(t.text, i);
-    } else if (auto k = first(i)) {
-      Diagnostic& d = c.report_at(Code::TAG_DUPLICATE, f->parts[i],
-                                  "tag " + t.display() + " appears twice (defaults' tags come first, then the request's)",
-                                  "the Python SDK keeps duplicates; the TypeScript SDK requires unique tags");
-      c.relate(d, f->parts[*k], "the first occurrence");
+    if (Cursor rt = e["request_timeout_seconds"]; sent && rt.is_int() && rt.node->integer != 0 && (rt.node->integer < 15 || rt.node->integer > 900)) {
+      c.report(Code::SERVICE_INVALID, rt, "endpoint request_timeout_seconds must be 0 or 15..900");
     }
   }
 }
 
-void check_services(RequestCompiler& c) {
-  Cursor services = c.field("services");
-  std::unordered_map<std::int64_t, Origin> ports;
-  for (std::size_t i = 0; i < services.size(); ++i) {
-    Cursor s = services.at(i);
-    Cursor port = s["port"];
-    if (port.is_int()) {
-      std::int64_t p = port.node->integer;
-      if (p < 1 || p > 65535) {
-        c.report(Code::SERVICE_PORT_RANGE, port, "Service.port must be 1-65535, got " + port.node->display());
-      } else if (auto it = ports.find(p); it != ports.end()) {
-        Diagnostic& d = c.report(Code::SERVICE_PORT_DUPLICATE, port, "service port " + port.node->display() + " is used twice");
-        c.relate(d, it->second, "the first service on this port");
-      } else {
-        ports.emplace(p, origin_of(port));
-      }
+void check_secret_fields(RequestCompiler& c, const Cursor& s) {
+  for (const char* field : {"store", "name", "env_var"}) {
+    Cursor f = s[field];
+    if (f && f.node->is_string() && f.node->text.empty()) {
+      // Secret.__post_init__ (ValueError) and the TypeScript SDK alike.
+      c.report(Code::SECRET_FIELD_EMPTY, f, std::string("Secret.") + field + " cannot be empty", "give it a value");
     }
-    if (Cursor n = s["name"]; n && n.node->is_string() && n.node->text.find_first_not_of(" \t") == std::string::npos) {
-      c.report(Code::SERVICE_NAME_BLANK, n, "a service name, when given, must not be blank", "give it a name or leave it out");
-    }
-    std::string protocol = ascii_lower(s["protocol"].str("unspecified"));
-    if (protocol.rfind("service_protocol_", 0) == 0) protocol = protocol.substr(17);
-    if (protocol != "unspecified" && protocol != "tcp" && protocol != "udp" && protocol != "sctp") {
-      c.report(Code::SERVICE_INVALID, s["protocol"], "protocol " + s["protocol"].node->display() + " is not tcp, udp or sctp");
-    }
-    std::string visibility = ascii_lower(s["visibility"].str("unspecified"));
-    if (visibility.rfind("visibility_", 0) == 0) visibility = visibility.substr(11);
-    if (visibility != "unspecified" && visibility != "public" && visibility != "private" && visibility != "custom") {
-      c.report(Code::SERVICE_INVALID, s["visibility"],
-               "visibility " + s["visibility"].node->display() + " is not public, private, custom or unspecified");
-    }
-    if (Cursor e = s["endpoint"]; e && e.node->is_object()) {
-      // cwsandbox 1.22's Endpoint: kind https (auth open or share_token, required) or
-      // tls_passthrough (no auth, no timeout); the enums are lowercased before lookup.
-      std::string kind = ascii_lower(e["kind"].str()), auth = ascii_lower(e["auth"].str());
-      bool has_auth = e["auth"] && e["auth"].node->is_string();
-      if (e["kind"] && e["kind"].node->is_string() && kind != "https" && kind != "tls_passthrough") {
-        c.report(Code::SERVICE_INVALID, e["kind"], "endpoint kind " + e["kind"].node->display() + " is not a valid EndpointKind",
-                 "use \"https\" or \"tls_passthrough\"");
-      } else if (has_auth && auth != "open" && auth != "share_token") {
-        c.report(Code::SERVICE_INVALID, e["auth"], "endpoint auth " + e["auth"].node->display() + " is not a valid EndpointAuth",
-                 "use \"open\" or \"share_token\"");
-      } else if (kind == "https" && !has_auth) {
-        c.report(Code::SERVICE_INVALID, e, "Endpoint.auth is required when kind is HTTPS", "add auth: open (or share_token)");
-      } else if (kind == "tls_passthrough" && has_auth) {
-        c.report(Code::SERVICE_INVALID, e["auth"], "Endpoint.auth must be unset when kind is TLS_PASSTHROUGH",
-                 "the workload terminates TLS itself: remove auth");
-      } else if (kind == "tls_passthrough" && e["request_timeout_seconds"]) {
-        c.report(Code::SERVICE_INVALID, e["request_timeout_seconds"],
-                 "Endpoint.request_timeout_seconds must be unset when kind is TLS_PASSTHROUGH", "remove it");
-      }
-      if (visibility != "public" || (protocol != "unspecified" && protocol != "tcp")) {
-        c.report(Code::SERVICE_INVALID, e, "an endpoint needs visibility public and protocol unset or tcp");
-      }
-      if (Cursor rt = e["request_timeout_seconds"]; rt.is_int() && rt.node->integer != 0 && (rt.node->integer < 15 || rt.node->integer > 900)) {
-        c.report(Code::SERVICE_INVALID, rt, "endpoint request_timeout_seconds must be 0 or 15..900");
-      }
-    }
-  }
-}
-
-void check_secrets(RequestCompiler& c) {
-  std::vector<Cursor> secrets = c.parts("secrets");
-  std::unordered_set<std::string_view> env_vars;
-  if (Cursor env_map = c.field("environment_variables"); env_map && env_map.node->is_object()) {
-    for (const auto& m : env_map.node->members) env_vars.insert(m.key);
-  }
-  struct First {
-    std::tuple<std::string, std::string, std::string> source;
-    Origin at;
-  };
-  std::map<std::string, First> by_env;
-  for (const Cursor& s : secrets) {
-    if (!s.node->is_object()) continue;
-    std::string env = s["env_var"].str(s["name"].str());
-    auto source = std::make_tuple(s["store"].str(), s["name"].str(), s["field"].str());
-    auto [it, inserted] = by_env.emplace(env, First{source, origin_of(s)});
-    if (!inserted && it->second.source != source) {
-      Diagnostic& d = c.report(Code::SECRET_CONFLICT, s, "Conflicting secrets for env_var '" + env + "': two different sources set it",
-                               "give one of them another env_var");
-      c.relate(d, it->second.at, "the other source for this env_var");
-    } else if (!inserted) {
-      // TypeScript client rules (reference sdk-behaviour §2 item 10); Python merges identical entries.
-      Diagnostic& d = c.report(Code::SECRET_CLIENT_RULE, s, "secret for env_var '" + env + "' is listed twice",
-                               "list it once: the TypeScript SDK rejects even identical duplicates");
-      c.relate(d, it->second.at, "the first occurrence");
-    }
-    if (inserted && env_vars.count(env)) {
-      c.report(Code::SECRET_CLIENT_RULE, s, "secret env_var '" + env + "' is also set in environment_variables",
-               "drop one of them: the TypeScript SDK rejects the collision");
-    }
-    for (const char* field : {"store", "name", "env_var"}) {
-      Cursor f = s[field];
-      if (!f || !f.node->is_string()) continue;
-      if (f.node->text.empty()) {
-        // Secret.__post_init__ (ValueError) and the TypeScript SDK alike.
-        c.report(Code::SECRET_FIELD_EMPTY, f, std::string("Secret.") + field + " cannot be empty", "give it a value");
-      } else if (f.node->text.find_first_not_of(" \t") == std::string::npos) {
-        c.report(Code::SECRET_CLIENT_RULE, f, std::string("secret ") + field + " is blank", "give it a value");
-      }
-    }
-  }
-  if (secrets.size() > 50) {
-    c.report(Code::SECRET_CLIENT_RULE, c.field("secrets"), std::to_string(secrets.size()) + " secrets; the TypeScript SDK accepts at most 50");
   }
 }
 
@@ -232,15 +163,116 @@ void check_container(RequestCompiler& c, const Cursor& ct, Cursor& named) {
   }
 }
 
-void check_containers(RequestCompiler& c) {
-  // SandboxDefaults.containers under a function: from_dict builds each Container (its checks
-  // run), then the function's sandbox drops them.
-  if (c.dropped_containers) {
-    for (std::size_t i = 0; i < c.dropped_containers->size(); ++i) {
-      Cursor unused;
-      if (c.dropped_containers->at(i).node->is_object()) check_container(c, c.dropped_containers->at(i), unused);
+void check_data_plane_mode(RequestCompiler& c, const Cursor& at) {
+  check_enum(c, at, "DataPlaneMode", {"auto", "gateway", "direct"});
+}
+
+void check_storage_permission(RequestCompiler& c, const Cursor& at) {
+  check_enum(c, at, "ObjectStoragePermission", {"unspecified", "read", "read_write"});
+}
+
+namespace {
+
+void check_tags(RequestCompiler& c) {
+  const MergedField* f = c.m.field("tags");
+  if (!f || !f->value().is_array()) return;
+  const auto& items = f->value().items;
+  // The first occurrence of each tag, by index: a hash map for long lists, a scan for short ones.
+  std::unordered_map<std::string_view, std::size_t> seen;
+  auto first = [&](std::size_t i) -> std::optional<std::size_t> {
+    std::string_view v = items[i].text;
+    if (items.size() > 16) {
+      auto [it, inserted] = seen.emplace(v, i);
+      return inserted ? std::nullopt : std::optional<std::size_t>(it->second);
+    }
+    for (std::size_t k = 0; k < i; ++k) {
+      if (items[k].is_string() && items[k].text == v) return k;
+    }
+    return std::nullopt;
+  };
+  for (std::size_t i = 0; i < items.size() && i < f->parts.size(); ++i) {
+    const Node& t = items[i];
+    if (!t.is_string()) continue;
+    if (!valid_tag(t.text)) {
+      std::string near = nearest_tag(t.text);
+      c.report_at(Code::TAG_INVALID, f->parts[i],
+                  "tag " + t.display() + " must be 1 to 59 characters of letters, digits, '.', '_' or '-', ending in a letter or digit",
+                  near.empty() ? std::string() : "write e.g. " + quoted(near));
+      if (items.size() > 16) seen.emplace(t.text, i);
+    } else if (auto k = first(i)) {
+      Diagnostic& d = c.report_at(Code::TAG_DUPLICATE, f->parts[i],
+                                  "tag " + t.display() + " appears twice (defaults' tags come first, then the request's)",
+                                  "the Python SDK keeps duplicates; the TypeScript SDK requires unique tags");
+      c.relate(d, f->parts[*k], "the first occurrence");
     }
   }
+}
+
+void check_services(RequestCompiler& c) {
+  Cursor services = c.field("services");
+  std::unordered_map<std::int64_t, Origin> ports;
+  for (std::size_t i = 0; i < services.size(); ++i) {
+    Cursor s = services.at(i);
+    check_service(c, s, true);
+    // The rules on the list and on names are not Service's: the server's and the TypeScript SDK's.
+    if (Cursor port = s["port"]; port.is_int() && port.node->integer >= 1 && port.node->integer <= 65535) {
+      if (auto it = ports.find(port.node->integer); it != ports.end()) {
+        Diagnostic& d = c.report(Code::SERVICE_PORT_DUPLICATE, port, "service port " + port.node->display() + " is used twice");
+        c.relate(d, it->second, "the first service on this port");
+      } else {
+        ports.emplace(port.node->integer, origin_of(port));
+      }
+    }
+    if (Cursor n = s["name"]; n && n.node->is_string() && n.node->text.find_first_not_of(" \t") == std::string::npos) {
+      c.report(Code::SERVICE_NAME_BLANK, n, "a service name, when given, must not be blank", "give it a name or leave it out");
+    }
+  }
+}
+
+void check_secrets(RequestCompiler& c) {
+  std::vector<Cursor> secrets = c.parts("secrets");
+  std::unordered_set<std::string_view> env_vars;
+  if (Cursor env_map = c.field("environment_variables"); env_map && env_map.node->is_object()) {
+    for (const auto& m : env_map.node->members) env_vars.insert(m.key);
+  }
+  struct First {
+    std::tuple<std::string, std::string, std::string> source;
+    Origin at;
+  };
+  std::map<std::string, First> by_env;
+  for (const Cursor& s : secrets) {
+    if (!s.node->is_object()) continue;
+    std::string env = s["env_var"].str(s["name"].str());
+    auto source = std::make_tuple(s["store"].str(), s["name"].str(), s["field"].str());
+    auto [it, inserted] = by_env.emplace(env, First{source, origin_of(s)});
+    if (!inserted && it->second.source != source) {
+      Diagnostic& d = c.report(Code::SECRET_CONFLICT, s, "Conflicting secrets for env_var '" + env + "': two different sources set it",
+                               "give one of them another env_var");
+      c.relate(d, it->second.at, "the other source for this env_var");
+    } else if (!inserted) {
+      // TypeScript client rules (reference sdk-behaviour §2 item 10); Python merges identical entries.
+      Diagnostic& d = c.report(Code::SECRET_CLIENT_RULE, s, "secret for env_var '" + env + "' is listed twice",
+                               "list it once: the TypeScript SDK rejects even identical duplicates");
+      c.relate(d, it->second.at, "the first occurrence");
+    }
+    if (inserted && env_vars.count(env)) {
+      c.report(Code::SECRET_CLIENT_RULE, s, "secret env_var '" + env + "' is also set in environment_variables",
+               "drop one of them: the TypeScript SDK rejects the collision");
+    }
+    check_secret_fields(c, s);
+    for (const char* field : {"store", "name", "env_var"}) {
+      Cursor f = s[field];
+      if (f && f.node->is_string() && !f.node->text.empty() && f.node->text.find_first_not_of(" \t") == std::string::npos) {
+        c.report(Code::SECRET_CLIENT_RULE, f, std::string("secret ") + field + " is blank", "give it a value");
+      }
+    }
+  }
+  if (secrets.size() > 50) {
+    c.report(Code::SECRET_CLIENT_RULE, c.field("secrets"), std::to_string(secrets.size()) + " secrets; the TypeScript SDK accepts at most 50");
+  }
+}
+
+void check_containers(RequestCompiler& c) {
   Cursor containers = c.field("containers");
   if (!containers || !containers.node->is_array()) return;
   if (containers.size() == 0) {
@@ -289,24 +321,9 @@ void check_containers(RequestCompiler& c) {
   }
 }
 
-std::string python_repr_of(std::string_view v) { return "'" + std::string(v) + "'"; }
-
-// An enum the Python SDK builds from a string lowercased (StrEnum(value.lower())): anything else
-// is its ValueError "'x' is not a valid <Enum>".
-void check_enum(RequestCompiler& c, const Cursor& at, std::string_view enum_name, std::initializer_list<std::string_view> values) {
-  if (!at || !at.node->is_string()) return;
-  std::string v = ascii_lower(at.node->text);
-  for (auto allowed : values) {
-    if (v == allowed) return;
-  }
-  std::string list;
-  for (auto allowed : values) list += (list.empty() ? "\"" : ", \"") + std::string(allowed) + "\"";
-  c.report(Code::ENUM_VALUE, at, python_repr_of(v) + " is not a valid " + std::string(enum_name), "use one of " + list + " (any case)");
-}
-
 void check_client_enums(RequestCompiler& c) {
-  check_enum(c, c.field("data_plane_mode"), "DataPlaneMode", {"auto", "gateway", "direct"});
-  check_enum(c, c.field("object_storage_access")["permission"], "ObjectStoragePermission", {"unspecified", "read", "read_write"});
+  check_data_plane_mode(c, c.field("data_plane_mode"));
+  check_storage_permission(c, c.field("object_storage_access")["permission"]);
 }
 
 // Sandbox.run(template_id=…): STRICT placement only, and container overrides replace the

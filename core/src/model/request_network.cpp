@@ -25,7 +25,10 @@ std::optional<std::string> parse_tenant(const std::string& text) {
 }
 
 // A declared rule, read from the request (sandbox spellings: dns_name, cidr as a string, ports as ints).
-DeclaredRule read_declared(RequestCompiler& c, const Cursor& at, std::size_t index, bool ingress) {
+// `sent` false: a rule that never reaches the server (a replaced default), so only what cwsandbox's
+// EgressRule, IngressRule, CidrBlock and PortRange refuse is reported, not the server's CIDR,
+// protocol and tenant rules.
+DeclaredRule read_declared(RequestCompiler& c, const Cursor& at, std::size_t index, bool ingress, bool sent = true) {
   DeclaredRule d;
   d.at = origin_of(at);
   d.index = index;
@@ -42,6 +45,8 @@ DeclaredRule read_declared(RequestCompiler& c, const Cursor& at, std::size_t ind
     if (c.reported_under(cidr.layer, cidr.path())) {
       // A cidr of the wrong type (`cidr: 5`, `cidr: {cidr: 5}`) has the schema's TypeError, as
       // cwsandbox raises one: one error for one value, not a second "(none given) is not a prefix".
+    } else if (!sent && !(text && r.cidr.empty())) {
+      // CidrBlock refuses an empty cidr only; the prefix's form is the server's.
     } else if (p.problem == PrefixProblem::syntax) {
       // `cidr: {except: […]}` (or a number) has no prefix at all: point at the rule's cidr then.
       invalid(text ? text : cidr, "CIDR " + (text ? text.node->display() : std::string("(none given)")) +
@@ -55,7 +60,7 @@ DeclaredRule read_declared(RequestCompiler& c, const Cursor& at, std::size_t ind
         invalid(text, "CIDR " + text.node->display() + " is not canonical: it has host bits set", "write \"" + p.canonical + "\"");
       }
     }
-    Cursor ex = cidr.node->is_object() ? cidr["except"] : Cursor{};
+    Cursor ex = cidr.node->is_object() && sent ? cidr["except"] : Cursor{};
     for (std::size_t i = 0; i < ex.size(); ++i) {
       auto pe = parse_prefix(ex.at(i).str());
       if (pe.problem == PrefixProblem::none) {
@@ -111,7 +116,7 @@ DeclaredRule read_declared(RequestCompiler& c, const Cursor& at, std::size_t ind
       invalid(t, "tenant " + t.node->display() + " is not same_user, same_org or sandbox_network");
     } else {
       r.tenant = *tenant;
-      if (ingress && r.tenant == "TENANT_SCOPE_SANDBOX_NETWORK") {
+      if (sent && ingress && r.tenant == "TENANT_SCOPE_SANDBOX_NETWORK") {
         c.report(Code::NET_TENANT_NETWORK_INGRESS, t, "ingress from sandbox_network is rejected until network ids have an enforcement backend",
                  "use same_user or same_org");
       }
@@ -166,7 +171,7 @@ DeclaredRule read_declared(RequestCompiler& c, const Cursor& at, std::size_t ind
       c.report(Code::PYTHON_CLIENT_RULE, ep, "PortRange.end_port must be " + std::to_string(pr.port) + "-65535, got 0",
                "leave end_port out for a single port");
     }
-    if (pr.protocol != "TCP" && pr.protocol != "UDP" && pr.protocol != "SCTP") invalid(p, "protocol \"" + pr.protocol + "\" is not TCP, UDP or SCTP");
+    if (sent && pr.protocol != "TCP" && pr.protocol != "UDP" && pr.protocol != "SCTP") invalid(p, "protocol \"" + pr.protocol + "\" is not TCP, UDP or SCTP");
     r.ports.push_back(pr);
   }
   r.spans = PortSpans::of(r.ports, r.kind() == PeerKind::hostname);
@@ -228,7 +233,26 @@ void check_older_fields(RequestCompiler& c, const Cursor& net) {
   }
 }
 
+void report_deny_with_rules(RequestCompiler& c, const Cursor& net) {
+  if (net["deny_egress"].boolean(false) && net["egress"].size() > 0) {
+    c.report(Code::NET_DENY_WITH_RULES, net["deny_egress"], "NetworkOptions.deny_egress cannot be combined with egress rules",
+             "drop the egress rules, or deny_egress");
+  }
+}
+
 }  // namespace
+
+// NetworkOptions(**network), as SandboxDefaults.from_dict builds it, for a network never sent.
+void check_network_options(RequestCompiler& c, const Cursor& net) {
+  report_deny_with_rules(c, net);
+  Cursor egress = net["egress"], ingress = net["ingress"];
+  for (std::size_t i = 0; i < egress.size(); ++i) {
+    if (egress.at(i).node->is_object()) read_declared(c, egress.at(i), i, false, false);
+  }
+  for (std::size_t i = 0; i < ingress.size(); ++i) {
+    if (ingress.at(i).node->is_object()) read_declared(c, ingress.at(i), i, true, false);
+  }
+}
 
 void read_network(RequestCompiler& c) {
   RequestModel& m = c.m;
@@ -240,10 +264,7 @@ void read_network(RequestCompiler& c) {
   m.deny_ingress = net["deny_ingress"].boolean(false);
   m.egress_count = egress.size();
   m.ingress_count = ingress.size();
-  if (m.deny_egress && egress.size() > 0) {
-    c.report(Code::NET_DENY_WITH_RULES, net["deny_egress"], "NetworkOptions.deny_egress cannot be combined with egress rules",
-             "drop the egress rules, or deny_egress");
-  }
+  report_deny_with_rules(c, net);
   for (std::size_t i = 0; i < egress.size(); ++i) {
     if (!egress.at(i).node->is_object()) continue;
     DeclaredRule d = read_declared(c, egress.at(i), i, false);

@@ -21,7 +21,21 @@ ModeParse parse_mode(std::string_view text) {
   return ModeParse::invalid;
 }
 
+// PlacementSpillover(value.lower()); anything else is its ValueError (and strict is kept).
+Spillover read_spillover(RequestCompiler& c, const Cursor& at) {
+  if (!at || !at.node->is_string()) return Spillover::strict;
+  std::string s = ascii_lower(at.node->text);
+  if (s == "strict") return Spillover::strict;
+  if (s == "cks_then_serverless") return Spillover::cks_then_serverless;
+  if (s == "serverless_then_cks") return Spillover::serverless_then_cks;
+  c.report(Code::SPILLOVER_INVALID, at, at.node->display() + " is not a valid PlacementSpillover",
+           "use \"strict\", \"cks_then_serverless\" or \"serverless_then_cks\"");
+  return Spillover::strict;
+}
+
 }  // namespace
+
+void check_spillover(RequestCompiler& c, const Cursor& at) { read_spillover(c, at); }
 
 void read_placement(RequestCompiler& c) {
   RequestModel& m = c.m;
@@ -97,21 +111,8 @@ void read_placement(RequestCompiler& c) {
     c.report(Code::RUNNER_IDS_INVALID, ids, "runner_ids holds " + std::to_string(total_bytes) + " bytes; at most 64 KiB are accepted");
   }
 
-  Spillover spill = Spillover::strict;
   Cursor spill_at = c.field("placement_spillover");
-  if (spill_at && spill_at.node->is_string()) {
-    std::string s = ascii_lower(spill_at.node->text);
-    if (s == "strict") {
-      spill = Spillover::strict;
-    } else if (s == "cks_then_serverless") {
-      spill = Spillover::cks_then_serverless;
-    } else if (s == "serverless_then_cks") {
-      spill = Spillover::serverless_then_cks;
-    } else {
-      c.report(Code::SPILLOVER_INVALID, spill_at, spill_at.node->display() + " is not a valid PlacementSpillover",
-               "use \"strict\", \"cks_then_serverless\" or \"serverless_then_cks\"");
-    }
-  }
+  Spillover spill = read_spillover(c, spill_at);
 
   bool has_ids = !m.runner_ids.empty();
   m.mode_explicit = explicit_mode.has_value();
@@ -125,7 +126,9 @@ void read_placement(RequestCompiler& c) {
   }
 
   bool serverless = m.mode == PlacementMode::serverless;
-  if (has_ids && m.mode_explicit && serverless) {
+  // cwsandbox raises this for any non-empty list (`if runner_ids and mode == SERVERLESS`), before
+  // it looks at the entries: a list whose entries are all refused still names the conflict.
+  if (ids.size() > 0 && m.mode_explicit && serverless) {
     c.report(Code::RUNNER_IDS_WITH_SERVERLESS, ids, "runner_ids requires placement_mode=CKS, but placement_mode is serverless",
              "drop runner_ids, or set placement_mode=\"cks\"");
   }

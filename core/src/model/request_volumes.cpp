@@ -207,6 +207,19 @@ struct Reader {
 
 }  // namespace
 
+void check_built_volume(RequestCompiler& c, const Cursor& v, std::string_view default_name) {
+  Reader{c, {}, {}, {}}.read(v, default_name, true);
+}
+
+// VolumeMount's own check, on the mounts of a Container built and never sent.
+void check_built_mounts(RequestCompiler& c, const Cursor& container) {
+  Cursor mounts = container["volume_mounts"];
+  for (std::size_t k = 0; k < mounts.size(); ++k) {
+    Cursor mp = mounts.at(k)["mount_path"];
+    if (mp && mp.node->is_string() && !sdk_mount_path_problem(mp.node->text).empty()) Reader::check_mount_path(c, mp);
+  }
+}
+
 void read_volumes(RequestCompiler& c) {
   RequestModel& m = c.m;
   Cursor vols = c.field("volumes");
@@ -231,7 +244,7 @@ void read_volumes(RequestCompiler& c) {
       bool from_dict = c.built_by_from_dict(f.origin.layer);
       for (std::size_t i = 0; i < list.size(); ++i) {
         Cursor v = list.at(i);
-        if (v.node->is_object() && (from_dict || v.node->given_as != GivenAs::none)) r.read(v, "", true);
+        if (v.node->is_object() && (from_dict || v.node->given_as != GivenAs::none)) check_built_volume(c, v, "");
       }
     }
   }
@@ -239,16 +252,6 @@ void read_volumes(RequestCompiler& c) {
   // R-VOL-1 for the per-container volume_mounts (multi-container form): the same path rules, and
   // unique mount paths within one container.
   Cursor containers = c.field("containers");
-  // SandboxDefaults.containers dropped under a function: VolumeMount's own checks still run.
-  if (c.dropped_containers) {
-    for (std::size_t ci = 0; ci < c.dropped_containers->size(); ++ci) {
-      Cursor mounts = c.dropped_containers->at(ci)["volume_mounts"];
-      for (std::size_t k = 0; k < mounts.size(); ++k) {
-        Cursor mp = mounts.at(k)["mount_path"];
-        if (mp && mp.node->is_string() && !sdk_mount_path_problem(mp.node->text).empty()) Reader::check_mount_path(c, mp);
-      }
-    }
-  }
   for (std::size_t ci = 0; ci < containers.size(); ++ci) {
     Cursor mounts = containers.at(ci)["volume_mounts"];
     std::unordered_map<std::string_view, Origin> seen;

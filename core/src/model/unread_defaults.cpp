@@ -25,10 +25,8 @@ constexpr std::string_view k_read_when_used[] = {
 constexpr std::string_view k_from_dict_read_when_used[] = {
     "container_image", "command", "request_timeout_seconds", "max_lifetime_seconds", "runtime_class",
     "working_dir",     "placement_mode"};
-// Of those from_dict converts (dict(), tuple()): only what is inside them goes unread, the
-// conversion itself refuses a value that is not a mapping or a sequence.
+// Of those, what from_dict converts (dict(), tuple()).
 constexpr std::string_view k_from_dict_inside_unread[] = {"resources", "environment_variables", "args"};
-
 
 // Whether a value on the way from `value` down `rest` (a JSON Pointer) was an option class the user
 // built: its constructor's checks ran, so its errors stand. Each prefix of the pointer is resolved
@@ -42,17 +40,22 @@ bool built_by_user(const Node& value, std::string_view rest) {
   }
 }
 
+}  // namespace
+
 std::string replaced_by(std::string_view key, std::optional<Layer> by) {
   if (!by) return "containers= is used, which takes no single-container default";
+  if (*by == Layer::function && key == "containers") return "@session.function drops SandboxDefaults.containers";
   return std::string(*by == Layer::function ? "@session.function" : "the sandbox") + " sets " + std::string(key);
 }
-
-}  // namespace
 
 void note_unread_default(RequestCompiler& c, const Member& member, std::optional<Layer> by) {
   // The defaults' shape found nothing (the usual case): nothing to note, no path to write.
   if (c.m.client != Client::python || c.defaults_schema_begin == c.defaults_schema_end) return;
-  const bool inside_only = !c.defaults_dataclass && is_one_of(member.key, k_from_dict_inside_unread);
+  // A value converted whatever the call gives: by from_dict, or (environment_variables) by the
+  // dict() of the merge Sandbox(...) makes unless containers= is used. Only what is inside it goes
+  // unread: the conversion refuses a value that is not a mapping or a sequence.
+  const bool inside_only = c.defaults_dataclass ? member.key == "environment_variables" && by.has_value()
+                                                : is_one_of(member.key, k_from_dict_inside_unread);
   if (c.defaults_dataclass ? !is_one_of(member.key, k_read_when_used)
                            : !inside_only && !is_one_of(member.key, k_from_dict_read_when_used)) {
     return;

@@ -12,6 +12,8 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <string_view>
 
 #include "model/request_compiler.h"
 
@@ -21,6 +23,9 @@ namespace sandgate::model {
 // containers= is used (`by` empty): its errors that the SDK never raises for this request are
 // noted, to be reported by report_unread_defaults.
 void note_unread_default(RequestCompiler& c, const Member& member, std::optional<Layer> by);
+
+// Why the defaults' `key` is not used, for a message: "the sandbox sets network", …
+std::string replaced_by(std::string_view key, std::optional<Layer> by);
 
 // After the merge: each noted field's errors become one SG_UNREAD_DEFAULT_INVALID warning.
 void report_unread_defaults(RequestCompiler& c);
