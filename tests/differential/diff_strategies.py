@@ -15,8 +15,6 @@ those cases out (README.md, "Two runs").
 
 from __future__ import annotations
 
-import os
-
 from typing import Any
 
 from hypothesis import strategies as st
@@ -794,7 +792,6 @@ FUNCTION_KEYS = frozenset({
     "object_storage_access", "environment_variables", "annotations", "request_timeout_seconds", "data_plane_mode",
 })
 FOCUS = [None] + list(FAMILIES)
-REPLACED_DEFAULTS = os.environ.get("SANDGATE_DIFFERENTIAL_REPLACED_DEFAULTS") == "1"
 BACKGROUND = [n for n in FAMILY_VALID if n != "template"]
 
 
@@ -877,11 +874,11 @@ def _assemble(draw: Any) -> Case:
                 d[k] = v
     if mode == "defaults":
         as_dc = bool(d) and set(d) <= SANDBOX_DEFAULTS_FIELDS and g.chance()
-        # Sandbox(...) reads a SandboxDefaults field only when the call leaves it unset: with
-        # SANDGATE_DIFFERENTIAL_REPLACED_DEFAULTS=1 the call now and then also sets the focus family,
-        # validly, so that a wild default is one the call replaces (ENGINE_FIXES.md, "Replaced
-        # defaults": what from_dict and __post_init__ still check there is pending in the engine).
-        if REPLACED_DEFAULTS and focus_in_defaults and focus in FAMILY_VALID and g.chance(0.25):
+        # Sandbox(...) reads a SandboxDefaults field only when the call leaves it unset: the call
+        # now and then also sets the focus family, validly, so that a wild default is one the call
+        # replaces — never read (SG_UNREAD_DEFAULT_INVALID), or still checked when SandboxDefaults
+        # is built (__post_init__, from_dict's option classes: model/replaced_defaults.h).
+        if focus_in_defaults and focus in FAMILY_VALID and g.chance(0.25):
             for k, v in FAMILY_VALID[focus](g).items():
                 kw.setdefault(k, v)
         if as_dc and isinstance(d.get("secrets"), list):
