@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -67,6 +68,23 @@ std::string take_error() {
 }
 
 std::string type_name(PyObject* o) { return Py_TYPE(o)->tp_name; }
+
+// A cwsandbox Sandbox or Session: built from keyword arguments, which it does not keep (as
+// sandgate._inputs tells check()'s caller).
+bool is_sdk_handle(PyObject* o) {
+  const std::string name = type_name(o);
+  if (name != "Sandbox" && name != "Session") return false;
+  PyObject* module = PyObject_GetAttrString(reinterpret_cast<PyObject*>(Py_TYPE(o)), "__module__");
+  if (!module) {
+    PyErr_Clear();
+    return false;
+  }
+  const char* text = PyUnicode_Check(module) ? PyUnicode_AsUTF8(module) : nullptr;
+  const bool sdk = text && std::string_view(text).substr(0, std::string_view(text).find('.')) == "cwsandbox";
+  if (!text) PyErr_Clear();
+  Py_DECREF(module);
+  return sdk;
+}
 
 // A short, safe description of an object for messages: its repr, cut, or just its type.
 std::string describe(PyObject* o) {
@@ -372,7 +390,9 @@ class Converter {
       return n;
     }
     report(Code::VALUE_UNSUPPORTED, "a value of type " + type_name(o) + " (" + describe(o) + ") cannot be checked",
-           "use dicts, lists, str, int, float, bool, None, or the SDK's option dataclasses");
+           is_sdk_handle(o) ? "a cwsandbox " + type_name(o) + " keeps no record of the keyword arguments it was built with: "
+                              "pass them as a dict, or call sandgate.presubmit.install(...) to check every Sandbox(...) as it is built"
+                            : "use dicts, lists, str, int, float, bool, None, or the SDK's option dataclasses");
     return Node::make_null();
   }
 

@@ -148,6 +148,16 @@ def test_wrong_kinds_raise_a_clear_type_error(call: Any, match: str) -> None:
         call()
 
 
+def test_a_built_sandbox_among_check_many_records_is_told_what_to_pass() -> None:
+    """check_many answers a record it cannot read (a result, not an exception): for a cwsandbox
+    Sandbox its hint says what check()'s TypeError says, where any other object gets the general one."""
+    sandbox, other = sandgate.check_many([Sandbox(container_image="python:3.12"), object()])
+    (d,) = sandbox.errors
+    assert d.code == "SG_VALUE_UNSUPPORTED" and d.message.startswith("a value of type Sandbox")
+    assert "keeps no record of the keyword arguments" in d.hint and "presubmit.install" in d.hint
+    assert "presubmit" not in other.errors[0].hint and "dicts, lists" in other.errors[0].hint
+
+
 def test_none_means_not_given() -> None:
     assert sandgate.exception_for("INVALID_ARGUMENT", None, None) == sandgate.exception_for("INVALID_ARGUMENT")
     assert sandgate.exception_for("INVALID_ARGUMENT", None, None, None) == sandgate.exception_for("INVALID_ARGUMENT")
