@@ -264,7 +264,7 @@ void read_network(RequestCompiler& c) {
   m.deny_ingress = net["deny_ingress"].boolean(false);
   m.egress_count = egress.size();
   m.ingress_count = ingress.size();
-  report_deny_with_rules(c, net);
+  if (m.deny_egress) report_deny_with_rules(c, net);
   for (std::size_t i = 0; i < egress.size(); ++i) {
     if (!egress.at(i).node->is_object()) continue;
     DeclaredRule d = read_declared(c, egress.at(i), i, false);
