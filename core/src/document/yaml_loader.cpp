@@ -234,7 +234,7 @@ class TreeBuilder : public YAML::EventHandler {
   // key's empty scalar and for a block map that starts with `:` where a key is expected.
   void check_explicit_key_written(std::size_t offset) {
     if (!expecting_key() || offset > text_.size() || !after_explicit_key_indicator(offset)) return;
-    std::size_t question = blank_run_start(offset) - 1;
+    std::size_t question = blank_or_comment_run_start(offset) - 1;
     fail_at(path_to(stack_.size() - 1), Code::SYNTAX, lines_.at_offset(question),
             "the key after this '?' is empty: YAML reads it as a null key, and the keys here are names",
             "write the key after the '?' (\"? name\"), or write \"name: value\" without the '?'");
@@ -280,10 +280,39 @@ class TreeBuilder : public YAML::EventHandler {
     return i;
   }
 
+  // Where the white space and comments before `offset` start: `? # the key` then the key on the
+  // next line puts a comment between the indicator and its key.
+  std::size_t blank_or_comment_run_start(std::size_t offset) const {
+    std::size_t i = blank_run_start(offset);
+    while (i > 0) {
+      std::size_t hash = comment_start(line_start(i - 1), i);
+      if (hash == std::string_view::npos) break;
+      i = blank_run_start(hash);
+    }
+    return i;
+  }
+  // The `#` that starts a comment in the line text [from, to), or npos: one at the line's start or
+  // after a blank, outside quotes.
+  std::size_t comment_start(std::size_t from, std::size_t to) const {
+    char quote = 0;
+    for (std::size_t i = from; i < to; ++i) {
+      char c = text_[i];
+      if (quote) {
+        if (c == quote) quote = 0;
+      } else if ((c == '"' || c == '\'') && (i == from || is_blank_or_break(text_[i - 1]) || text_[i - 1] == '[' ||
+                                              text_[i - 1] == '{' || text_[i - 1] == ',')) {
+        quote = c;  // a quoted scalar starts a token: the ' of `it's` does not
+      } else if (c == '#' && (i == from || is_blank_or_break(text_[i - 1]))) {
+        return i;
+      }
+    }
+    return std::string_view::npos;
+  }
+
   // Whether the token at `offset` follows a `?` (a key written as `? key`, whose `:` may stand on
   // a line of its own).
   bool after_explicit_key_indicator(std::size_t offset) const {
-    std::size_t before = blank_run_start(offset);
+    std::size_t before = blank_or_comment_run_start(offset);
     if (before == 0 || text_[before - 1] != '?') return false;
     // The indicator stands alone: at a line's start or indentation, or after `{`, `[` or `,`
     // (a `?` that ends a plain scalar, `a: what?`, is part of it).
