@@ -8,9 +8,10 @@ namespace sandgate::model {
 namespace {
 
 // The SandboxDefaults fields Sandbox(...) reads only when the request uses them (cwsandbox 1.22,
-// _sandbox.py): not tags (merged, and coerced by __post_init__), annotations (merged), runner_ids
-// (_resolve_selector checks the default whatever the call gives), placement_spillover and
-// data_plane_mode (coerced by __post_init__).
+// _sandbox.py; secrets and environment_variables are merged with the call's, and so unread only
+// when containers= is used: unread_part): not tags (merged, and coerced by __post_init__),
+// annotations (merged), runner_ids (_resolve_selector checks the default whatever the call
+// gives), placement_spillover and data_plane_mode (coerced by __post_init__).
 constexpr std::string_view k_read_when_used[] = {
     "container_image", "command",  "args",           "request_timeout_seconds", "max_lifetime_seconds",
     "resources",       "network",  "services",       "volumes",                 "runtime_class",
@@ -40,6 +41,23 @@ bool built_by_user(const Node& value, std::string_view rest) {
   }
 }
 
+// How much of a defaults field that layer `by` replaces (empty: containers= drops it) the SDK
+// never reads.
+enum class Unread { none, inside, all };
+Unread unread_part(const RequestCompiler& c, std::string_view key, std::optional<Layer> by) {
+  if (c.defaults_dataclass) {
+    // Sandbox(...) merges these with the call's whatever the call gives, unless containers= is
+    // used: the environment by dict() (which reads no value), the secrets by list() (each one read).
+    if (by && key == "environment_variables") return Unread::inside;
+    if (by && key == "secrets") return Unread::none;
+    return is_one_of(key, k_read_when_used) ? Unread::all : Unread::none;
+  }
+  // A value from_dict converts, whatever the call gives: the conversion refuses a value that is not
+  // a mapping or a sequence, and reads nothing inside it.
+  if (is_one_of(key, k_from_dict_inside_unread)) return Unread::inside;
+  return is_one_of(key, k_from_dict_read_when_used) ? Unread::all : Unread::none;
+}
+
 }  // namespace
 
 std::string replaced_by(std::string_view key, std::optional<Layer> by) {
@@ -51,15 +69,9 @@ std::string replaced_by(std::string_view key, std::optional<Layer> by) {
 void note_unread_default(RequestCompiler& c, const Member& member, std::optional<Layer> by) {
   // The defaults' shape found nothing (the usual case): nothing to note, no path to write.
   if (c.m.client != Client::python || c.defaults_schema_begin == c.defaults_schema_end) return;
-  // A value converted whatever the call gives: by from_dict, or (environment_variables) by the
-  // dict() of the merge Sandbox(...) makes unless containers= is used. Only what is inside it goes
-  // unread: the conversion refuses a value that is not a mapping or a sequence.
-  const bool inside_only = c.defaults_dataclass ? member.key == "environment_variables" && by.has_value()
-                                                : is_one_of(member.key, k_from_dict_inside_unread);
-  if (c.defaults_dataclass ? !is_one_of(member.key, k_read_when_used)
-                           : !inside_only && !is_one_of(member.key, k_from_dict_read_when_used)) {
-    return;
-  }
+  const Unread part = unread_part(c, member.key, by);
+  if (part == Unread::none) return;
+  const bool inside_only = part == Unread::inside;
   const std::string prefix = pointer_join("", member.input_key());
   RequestCompiler::UnreadDefault unread{member.key, by, {}};
   for (std::size_t i = c.defaults_schema_begin; i < c.defaults_schema_end; ++i) {
