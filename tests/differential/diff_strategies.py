@@ -864,6 +864,13 @@ def _assemble(draw: Any) -> Case:
         # @session.function: what it takes goes to the function, the rest to the session's defaults
         if name == "containers" and not is_focus:
             continue  # the SDK drops the session's containers for functions: only as the focus
+        if is_focus and not free and focus in FAMILY_VALID and g.chance(0.25):
+            # Now and then the wild value is the session's default, and the function sets the
+            # family validly: a default the function replaces (model/replaced_defaults.h).
+            d.update({k: v for k, v in value.items() if k in SANDBOX_DEFAULTS_FIELDS})
+            replaced = {k: v for k, v in FAMILY_VALID[focus](g).items() if k in FUNCTION_KEYS and k in d}
+            kw.update(replaced)
+            continue
         to_function = free and draw(BOOL)
         if name == "removed" and not to_function:
             drew_known()  # removed-keys-in-defaults: the session's from_dict ignores them
