@@ -136,18 +136,22 @@ bool path_under(const std::string& p, const std::string& path) {
 }
 }  // namespace
 
-bool RequestCompiler::error_under(Layer, const std::string& path) const {
-  return std::any_of(diags.begin(), diags.end(),
-                     [&](const Diagnostic& d) { return d.severity == Severity::error && path_under(d.path, path); });
+// The same path may stand in two layers (a default the call replaces, and the call's own value).
+bool RequestCompiler::error_under(Layer layer, const std::string& path) const {
+  return std::any_of(diags.begin(), diags.end(), [&](const Diagnostic& d) {
+    return d.severity == Severity::error && d.input == input_name(layer) && path_under(d.path, path);
+  });
 }
 
-bool RequestCompiler::error_at(Layer, const std::string& path) const {
-  return std::any_of(diags.begin(), diags.end(),
-                     [&](const Diagnostic& d) { return d.severity == Severity::error && d.path == path; });
+bool RequestCompiler::error_at(Layer layer, const std::string& path) const {
+  return std::any_of(diags.begin(), diags.end(), [&](const Diagnostic& d) {
+    return d.severity == Severity::error && d.input == input_name(layer) && d.path == path;
+  });
 }
 
-bool RequestCompiler::reported_under(Layer, const std::string& path) const {
-  return std::any_of(diags.begin(), diags.end(), [&](const Diagnostic& d) { return path_under(d.path, path); });
+bool RequestCompiler::reported_under(Layer layer, const std::string& path) const {
+  return std::any_of(diags.begin(), diags.end(),
+                     [&](const Diagnostic& d) { return d.input == input_name(layer) && path_under(d.path, path); });
 }
 
 namespace {

@@ -175,7 +175,9 @@ DeclaredRule read_declared(RequestCompiler& c, const Cursor& at, std::size_t ind
     r.ports.push_back(pr);
   }
   r.spans = PortSpans::of(r.ports, r.kind() == PeerKind::hostname);
-  if (r.peers.size() != 1) {
+  // A rule the schema refused a key or a value of (an unknown key, a cidr that is a number) is
+  // cwsandbox's TypeError, raised before the peers are counted: one error, not a second.
+  if (r.peers.size() != 1 && !c.error_under(at.layer, at.path())) {
     invalid(at,
             std::string("each ") + (ingress ? "ingress rule must select exactly one source" : "egress rule must select exactly one destination") +
                 (r.peers.empty() ? ", but this one selects none" : ", but this one selects " + std::to_string(r.peers.size())),
