@@ -45,8 +45,8 @@ DeclaredRule read_declared(RequestCompiler& c, const Cursor& at, std::size_t ind
     if (c.reported_under(cidr.layer, cidr.path())) {
       // A cidr of the wrong type (`cidr: 5`, `cidr: {cidr: 5}`) has the schema's TypeError, as
       // cwsandbox raises one: one error for one value, not a second "(none given) is not a prefix".
-    } else if (!sent && !(text && r.cidr.empty())) {
-      // CidrBlock refuses an empty cidr only; the prefix's form is the server's.
+    } else if (!sent && !r.cidr.empty()) {
+      // CidrBlock refuses a missing or empty cidr only; the prefix's form is the server's.
     } else if (p.problem == PrefixProblem::syntax) {
       // `cidr: {except: […]}` (or a number) has no prefix at all: point at the rule's cidr then.
       invalid(text ? text : cidr, "CIDR " + (text ? text.node->display() : std::string("(none given)")) +
