@@ -17,6 +17,7 @@ from cwsandbox import (
     PlacementMode,
     ResourceOptions,
     SandboxDefaults,
+    SecurityContext,
     ScratchVolumeOptions,
     Secret,
     Service,
@@ -109,6 +110,16 @@ def test_sdk_sandbox_defaults_fields_left_at_their_default_are_not_set() -> None
 def test_an_option_object_with_nothing_set_is_a_keyword_not_given(empty: Any) -> None:
     key = "network" if isinstance(empty, NetworkOptions) else "resources"
     assert summary(sandgate.check({key: empty, "tags": ["a"]})) == summary(sandgate.check({"tags": ["a"]}))
+
+
+def test_an_empty_option_object_beside_a_template_still_overrides_its_container() -> None:
+    """cwsandbox asks `security_context is not None` for a template: SecurityContext() is an
+    override there (TypeError: it needs container_image), and nothing anywhere else."""
+    with_template = sandgate.check({"template_id": "tmpl-1", "security_context": SecurityContext()})
+    assert [d.code for d in with_template.errors] == ["SG_TEMPLATE_OVERRIDES_WITHOUT_IMAGE"]
+    assert with_template.errors[0].python_exception == "TypeError"
+    assert sandgate.check({"security_context": SecurityContext(), "resources": RES}).ok
+    assert sandgate.check({"template_id": "tmpl-1", "network": NetworkOptions()}).ok
 
 
 def test_sdk_sandbox_defaults_credentials_are_not_read() -> None:
