@@ -321,8 +321,9 @@ void read_volumes(RequestCompiler& c) {
   std::vector<std::size_t> absolute_index;       // their index in `files`
   for (std::size_t i = 0; i < files.size(); ++i) {
     const auto& [path, at] = files[i];
-    // An entry without its path has the schema's missing-field error: not a second one here.
-    if (path.empty() && c.error_at(at.layer, at.path())) continue;
+    // An entry without its path has the schema's missing-field error, or an unknown key told it
+    // meant the path (`file_path`): not a second one here.
+    if (path.empty() && !at["mount_path"] && c.error_under(at.layer, at.path())) continue;
     if (path.empty() || path.front() != '/') {
       c.report(Code::MOUNTED_FILE_PATH_INVALID, at,
                path.empty() ? std::string("a mounted file has an empty path") : "mounted file path \"" + path + "\" is not absolute",

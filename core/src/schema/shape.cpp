@@ -364,6 +364,7 @@ struct Walker {
     // In the user's spelling family (mount_path, not path, beside a file_content).
     auto named = [&](const std::string& field) { return s.value ? field_name_for(*s.value, object, field) : field; };
     std::string hint;
+    const bool warn_only = options.unknown_key_severity != Severity::error && path.at_top();
     std::optional<std::string_view> other_kind;
     if ((guess.empty() || other_kind_document) && path.at_top()) other_kind = kind_with_top_level(snake, kind);
     if (other_kind) {
@@ -377,6 +378,13 @@ struct Walker {
       hint = renamed;
     } else if (!guess.empty()) {
       hint = "did you mean \"" + (camel ? to_camel_case(guess) : named(guess)) + "\"?";
+      // The key is a required field misspelt ("bucket" for buckets): that the field is missing
+      // is this same mistake, told once here (cwsandbox raises for the unexpected keyword first,
+      // too). validate() leaves the field's "missing" out; a key only warned about does not.
+      if (!warn_only) {
+        std::vector<std::string> missing = missing_required(s, object);
+        if (std::find(missing.begin(), missing.end(), guess) != missing.end()) reported.insert(pointer_join(path.str(), guess));
+      }
     } else if (!near.empty() && near.size() <= k_word_matches_shown) {
       // A word of a field's name ("cpu" for max_cpu, min_cpu, …): more than a few is no guide.
       for (auto& n : near) n = "\"" + (camel ? to_camel_case(n) : named(n)) + "\"";
@@ -394,7 +402,7 @@ struct Walker {
     std::string parent = path.str();
     std::string member_path = pointer_join(parent, m.input_key());
     std::string where = path.at_top() ? "at the top level" : "in " + parent;
-    bool warn = options.unknown_key_severity != Severity::error && path.at_top();
+    bool warn = warn_only;
     // A schema may name its own code for unknown keys (resources: the SDK's "unrecognized keys").
     Code code = s.unknown_code.empty() ? Code::UNKNOWN_KEY : code_from_name(s.unknown_code).value_or(Code::UNKNOWN_KEY);
     auto& d = out.add(code, member_path, m.key_mark,

@@ -350,6 +350,13 @@ std::string enum_suggestion(const Node& n, const Value& s) {
   return closest_match(n.text, values);
 }
 
+// The property a "required" error names (valijson: "Missing required property 'x'."); "" when none.
+std::string required_property(const std::string& description) {
+  auto q1 = description.find('\'');
+  auto q2 = description.rfind('\'');
+  return q1 != std::string::npos && q2 > q1 ? description.substr(q1 + 1, q2 - q1 - 1) : std::string();
+}
+
 void report(const Located& loc, ErrorKind kind, const std::string& description, DiagnosticSink& sink,
             const CompiledSchema& cs) {
   const Node& n = *loc.node;
@@ -397,10 +404,9 @@ void report(const Located& loc, ErrorKind kind, const std::string& description, 
       return;
     }
     case ErrorKind::required: {
-      auto q1 = description.find('\'');
-      auto q2 = description.rfind('\'');
-      std::string prop = q1 != std::string::npos && q2 > q1 ? description.substr(q1 + 1, q2 - q1 - 1) : "a field";
-      if (s && q1 != std::string::npos) prop = field_name_for(*s, n, prop);
+      std::string prop = required_property(description);
+      if (s && !prop.empty()) prop = field_name_for(*s, n, prop);
+      if (prop.empty()) prop = "a field";
       // x-sandgate-required-code: an SDK option class whose constructor raises TypeError.
       sink.add(code_override(s, "x-sandgate-required-code").value_or(Code::REQUIRED_FIELD), loc.path, mark,
                (loc.path.empty() ? std::string("the document") : field) + " is missing the required field \"" + prop + "\"");
@@ -513,8 +519,10 @@ void validate(const Node& node, const CompiledSchema& cs, const std::string& pat
       wrappers.emplace_back(loc, err.description);
       continue;
     }
-    std::string key = loc.path + (kind == ErrorKind::required ? "#" + err.description : "");
     any_leaf = true;  // reported now or before: either way the wrappers below add nothing
+    // A missing field that an unknown key was told it meant (shape.cpp) is that key's error.
+    if (kind == ErrorKind::required && reported.count(pointer_join(loc.path, required_property(err.description)))) continue;
+    std::string key = loc.path + (kind == ErrorKind::required ? "#" + err.description : "");
     if (already_reported(reported, loc.path) || !reported.insert(key).second) continue;
     report(loc, kind, err.description, sink, cs);
   }
