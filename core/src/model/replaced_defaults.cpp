@@ -1,5 +1,7 @@
 #include "model/replaced_defaults.h"
 
+#include <algorithm>
+
 #include "model/unread_defaults.h"
 
 namespace sandgate::model {
@@ -8,12 +10,22 @@ namespace {
 // Checked by SandboxDefaults.__post_init__, whichever way the defaults were built.
 constexpr std::string_view k_post_init_checked[] = {"data_plane_mode", "placement_spillover", "poll_retry_budget_seconds",
                                                      "poll_rpc_timeout_seconds", "create_retry_budget_seconds"};
-// Built into an option class by SandboxDefaults.from_dict (volumes: replaced_volumes).
+// Built into an option class by SandboxDefaults.from_dict.
 constexpr std::string_view k_from_dict_built[] = {"network",    "services", "object_storage_access", "file_system_snapshot",
-                                                   "containers", "secrets"};
+                                                   "containers", "secrets",  "volumes"};
+
+// Whether a volume of a replaced list was built: every one by from_dict, and one given as
+// ScratchVolumeOptions or RegisteredVolumeOptions by the user, in any layer.
+bool volume_built(const RequestCompiler& c, Layer layer, const Node& volume) {
+  return volume.is_object() && (c.built_by_from_dict(layer) || volume.given_as != GivenAs::none);
+}
 
 void check_value(RequestCompiler& c, std::string_view key, const Cursor& v) {
-  if (key == "data_plane_mode") {
+  if (key == "volumes") {
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (volume_built(c, v.layer, *v.at(i).node)) check_built_volume(c, v.at(i), "");
+    }
+  } else if (key == "data_plane_mode") {
     check_data_plane_mode(c, v);
   } else if (key == "placement_spillover") {
     check_spillover(c, v);
@@ -44,23 +56,29 @@ void check_value(RequestCompiler& c, std::string_view key, const Cursor& v) {
 
 }  // namespace
 
-void keep_replaced_default(RequestCompiler& c, MergedField& f, std::optional<Layer> by) {
+void keep_replaced(RequestCompiler& c, MergedField& f, std::optional<Layer> by) {
+  if (c.m.client != Client::python) return;
   const std::string& key = f.member.key;
-  if (c.m.client != Client::python ||
-      !(is_one_of(key, k_post_init_checked) || (c.built_by_from_dict(Layer::defaults) && is_one_of(key, k_from_dict_built)))) {
-    return;
-  }
-  RequestCompiler::ReplacedDefault& kept = c.replaced_defaults.emplace_back();
+  const Layer layer = f.origin.layer;
+  const Node& value = f.member.value;
+  const bool built = key == "volumes" ? std::any_of(value.items.begin(), value.items.end(),
+                                                    [&](const Node& v) { return volume_built(c, layer, v); })
+                     : layer != Layer::defaults ? false
+                                                : is_one_of(key, k_post_init_checked) ||
+                                                      (c.built_by_from_dict(layer) && is_one_of(key, k_from_dict_built));
+  if (!built) return;
+  RequestCompiler::Replaced& kept = c.replaced.emplace_back();
   kept.field = std::move(f);
   kept.field.origin.path = pointer_join("", kept.field.member.input_key());  // the cursors' base
   kept.by = by;
 }
 
-void check_replaced_defaults(RequestCompiler& c) {
-  for (const auto& r : c.replaced_defaults) {
+void check_replaced(RequestCompiler& c) {
+  for (const auto& r : c.replaced) {
     const MergedField& f = r.field;
     const std::size_t first = c.diags.size();
-    check_value(c, f.member.key, Cursor{&f.member.value, &f.member, f.origin.path.written(), Layer::defaults});
+    check_value(c, f.member.key, Cursor{&f.member.value, &f.member, f.origin.path.written(), f.origin.layer});
+    if (f.origin.layer != Layer::defaults) continue;
     for (std::size_t i = first; i < c.diags.size(); ++i) {
       c.diags[i].message += " (SandboxDefaults checks it when it is built, although " + replaced_by(f.member.key, r.by) + ")";
     }

@@ -6,9 +6,9 @@
 // ObjectStorageAccess, FileSystemSnapshotOptions, Container, Secret — each with its
 // constructor's checks. So a default that one of those refuses fails the request even when the
 // call replaces it (cwsandbox 1.22 raises when the defaults are built). Only the constructors'
-// checks run on such a value: the server never sees it. Volumes have their own list
-// (replaced_volumes, read_volumes); the opposite case, a default that nothing checks and nothing
-// reads, is unread_defaults.h's warning.
+// checks run on such a value: the server never sees it. The same holds, in any layer, for a
+// replaced volume the user built (ScratchVolumeOptions(...)). The opposite case, a default that
+// nothing checks and nothing reads, is unread_defaults.h's warning.
 #pragma once
 
 #include <optional>
@@ -17,12 +17,12 @@
 
 namespace sandgate::model {
 
-// `f`, a defaults field that layer `by` replaces (or containers= drops: `by` empty), is moved
-// into c.replaced_defaults when building SandboxDefaults checks its value; else left as it is.
-void keep_replaced_default(RequestCompiler& c, MergedField& f, std::optional<Layer> by);
+// `f`, a field that layer `by` replaces (or containers= drops: `by` empty), is moved into
+// c.replaced when a constructor checked its value; else left as it is.
+void keep_replaced(RequestCompiler& c, MergedField& f, std::optional<Layer> by);
 
-// After the readers: the constructors' checks on the kept values, each error saying why a value
-// the request replaces still counts.
-void check_replaced_defaults(RequestCompiler& c);
+// After the readers: the constructors' checks on the kept values, each error of a default saying
+// why a value the request replaces still counts.
+void check_replaced(RequestCompiler& c);
 
 }  // namespace sandgate::model

@@ -73,7 +73,7 @@ struct RequestCompiler {
         model::read_network(c);
         model::read_image_security(c);
         model::check_misc(c);
-        model::check_replaced_defaults(c);
+        model::check_replaced(c);
       }
     } catch (const std::exception& e) {
       // A bug, not an input problem: say so instead of crashing the host process.

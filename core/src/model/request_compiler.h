@@ -31,17 +31,14 @@ struct RequestCompiler {
   // Whether the SDK built a value of this layer with SandboxDefaults.from_dict (a defaults layer
   // given as a plain dict), which constructs every option class and so runs its checks.
   bool built_by_from_dict(Layer layer) const { return layer == Layer::defaults && !defaults_dataclass; }
-  // `volumes` of a layer that a later layer's `volumes` replaced (N-LAYER): never sent, but the
-  // Python SDK built their option classes before the merge (R-VOL, read_volumes).
-  std::vector<MergedField> replaced_volumes;
-  // Other SandboxDefaults fields this request never sends (a later layer set its own, containers=
-  // dropped it, or a function dropped SandboxDefaults.containers) whose values SandboxDefaults
-  // checked when it was built: replaced_defaults.h.
-  struct ReplacedDefault {
+  // Values this request never sends (a later layer set its own, containers= dropped it, or a
+  // function dropped SandboxDefaults.containers) whose constructors ran all the same:
+  // replaced_defaults.h.
+  struct Replaced {
     MergedField field;
     std::optional<Layer> by;  // the layer that replaced it; empty: dropped by containers=
   };
-  std::vector<ReplacedDefault> replaced_defaults;
+  std::vector<Replaced> replaced;
   // The defaults layer's schema diagnostics, [begin, end) in `diags` (unread_defaults.h).
   std::size_t defaults_schema_begin = 0, defaults_schema_end = 0;
   // SandboxDefaults(...) fields this request never reads, with the indexes of their errors.

@@ -309,7 +309,7 @@ void drop_single_container_fields(RequestCompiler& c) {
     }
     if (f.origin.layer == Layer::defaults) {
       note_unread_default(c, f.member, std::nullopt);
-      keep_replaced_default(c, f, std::nullopt);
+      keep_replaced(c, f, std::nullopt);
     } else {
       Origin at = f.origin;
       at.path = pointer_join("", f.member.input_key());  // dropped: defer_origins never sees it
@@ -350,14 +350,9 @@ void merge_layers(RequestCompiler& c) {
   // find(mem.key), looked up once by the caller.
   auto set = [&](Member& mem, Origin&& origin, MergedField* existing, bool map, bool list) {
     MergedField* f = existing;
-    if (f && f->origin.layer == Layer::defaults) {
-      note_unread_default(c, f->member, origin.layer);
-      // May move *f away (it is overwritten below); volumes have their own list.
-      if (mem.key != "volumes") keep_replaced_default(c, *f, origin.layer);
-    }
-    if (f && mem.key == "volumes") {
-      MergedField& replaced = c.replaced_volumes.emplace_back(std::move(*f));
-      replaced.origin.path = pointer_join("", replaced.member.input_key());  // read_volumes starts there
+    if (f) {
+      if (f->origin.layer == Layer::defaults) note_unread_default(c, f->member, origin.layer);
+      keep_replaced(c, *f, origin.layer);  // may move *f away: it is overwritten below
     }
     if (!f) f = &fields.emplace_back();
     f->member = std::move(mem);
@@ -399,7 +394,8 @@ void merge_layers(RequestCompiler& c) {
                       "set the function's container with container_image and resources");
           MergedField dropped;
           dropped.member = std::move(mem);
-          keep_replaced_default(c, dropped, Layer::function);  // from_dict built each Container
+          dropped.origin.layer = Layer::defaults;
+          keep_replaced(c, dropped, Layer::function);  // from_dict built each Container
           continue;
         }
       }

@@ -235,20 +235,6 @@ void read_volumes(RequestCompiler& c) {
     if (vols.at(i).node->is_object()) r.read(vols.at(i), "");
   }
   if (fss && fss.node->is_object()) r.read(fss, "workspace");
-  // A replaced list is never sent; but SandboxDefaults.from_dict built every volume of its list,
-  // and a volume given as ScratchVolumeOptions or RegisteredVolumeOptions was built by the user,
-  // both before the merge: the constructors' errors stand (cwsandbox's, so the Python client's).
-  if (m.client == Client::python) {
-    for (const MergedField& f : c.replaced_volumes) {
-      Cursor list{&f.member.value, &f.member, f.origin.path.written(), f.origin.layer};  // not the model's: replaced
-      bool from_dict = c.built_by_from_dict(f.origin.layer);
-      for (std::size_t i = 0; i < list.size(); ++i) {
-        Cursor v = list.at(i);
-        if (v.node->is_object() && (from_dict || v.node->given_as != GivenAs::none)) check_built_volume(c, v, "");
-      }
-    }
-  }
-
   // R-VOL-1 for the per-container volume_mounts (multi-container form): the same path rules, and
   // unique mount paths within one container.
   Cursor containers = c.field("containers");
