@@ -42,7 +42,7 @@ void check_value(RequestCompiler& c, std::string_view key, const Cursor& v) {
       if (key == "services") {
         check_service(c, item, false);
       } else if (key == "secrets") {
-        check_secret_fields(c, item);
+        check_secret_fields(c, item, false);
       } else {
         Cursor unused;
         check_container(c, item, unused);

@@ -98,7 +98,7 @@ void check_misc(RequestCompiler& c);
 void check_data_plane_mode(RequestCompiler& c, const Cursor& at);             // request_misc.cpp
 void check_storage_permission(RequestCompiler& c, const Cursor& at);          // request_misc.cpp
 void check_service(RequestCompiler& c, const Cursor& s, bool sent);           // request_misc.cpp
-void check_secret_fields(RequestCompiler& c, const Cursor& s);                // request_misc.cpp
+void check_secret_fields(RequestCompiler& c, const Cursor& s, bool sent);     // request_misc.cpp
 void check_container(RequestCompiler& c, const Cursor& ct, Cursor& named);    // request_misc.cpp
 void check_spillover(RequestCompiler& c, const Cursor& at);                   // request_placement.cpp
 void check_client_timeout(RequestCompiler& c, std::string_view key, const Cursor& at);  // request_fields.cpp

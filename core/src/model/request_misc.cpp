@@ -103,12 +103,16 @@ void check_service(RequestCompiler& c, const Cursor& s, bool sent) {
   }
 }
 
-void check_secret_fields(RequestCompiler& c, const Cursor& s) {
+// Secret.__post_init__; `sent`: also the TypeScript SDK's rule on blank fields.
+void check_secret_fields(RequestCompiler& c, const Cursor& s, bool sent) {
   for (const char* field : {"store", "name", "env_var"}) {
     Cursor f = s[field];
-    if (f && f.node->is_string() && f.node->text.empty()) {
+    if (!f || !f.node->is_string()) continue;
+    if (f.node->text.empty()) {
       // Secret.__post_init__ (ValueError) and the TypeScript SDK alike.
       c.report(Code::SECRET_FIELD_EMPTY, f, std::string("Secret.") + field + " cannot be empty", "give it a value");
+    } else if (sent && f.node->text.find_first_not_of(" \t") == std::string::npos) {
+      c.report(Code::SECRET_CLIENT_RULE, f, std::string("secret ") + field + " is blank", "give it a value");
     }
   }
 }
@@ -259,13 +263,7 @@ void check_secrets(RequestCompiler& c) {
       c.report(Code::SECRET_CLIENT_RULE, s, "secret env_var '" + env + "' is also set in environment_variables",
                "drop one of them: the TypeScript SDK rejects the collision");
     }
-    check_secret_fields(c, s);
-    for (const char* field : {"store", "name", "env_var"}) {
-      Cursor f = s[field];
-      if (f && f.node->is_string() && !f.node->text.empty() && f.node->text.find_first_not_of(" \t") == std::string::npos) {
-        c.report(Code::SECRET_CLIENT_RULE, f, std::string("secret ") + field + " is blank", "give it a value");
-      }
-    }
+    check_secret_fields(c, s, true);
   }
   if (secrets.size() > 50) {
     c.report(Code::SECRET_CLIENT_RULE, c.field("secrets"), std::to_string(secrets.size()) + " secrets; the TypeScript SDK accepts at most 50");
