@@ -56,7 +56,15 @@ CONTAINER_NAMES = ["main", "sidecar", "worker-1", "db"]
 ANNOTATION_KEYS = ["team", "example.com/owner", "app.kubernetes.io/name", "a-b_c.d"]
 
 
-def resources(g: G) -> Any:
+# An option object with every field None: a value given (the SDK asks `is not None`), which
+# replaces the defaults' value and sends nothing of its own.
+EMPTY_RESOURCE_OPTIONS = [DC("ResourceOptions"), DC("ResourceOptions", requests={}), DC("ResourceOptions", limits={}, gpu={})]
+
+
+def resources(g: G, needed: bool = False) -> Any:
+    """needed: a container among several, where ResourceOptions() counts as no resources."""
+    if not needed and g.chance(1 / 12):
+        return g.pick(EMPTY_RESOURCE_OPTIONS)
     form = g.pick(["flat", "nested", "one-side", "dataclass"])
     keys = g.some(["cpu", "memory"], 1, 2)
     req = {k: g.pick(CPU_LADDER if k == "cpu" else MEM_LADDER) for k in keys}
@@ -132,6 +140,8 @@ def ingress_rule(g: G) -> Any:
 
 
 def network(g: G) -> Any:
+    if g.chance(1 / 12):
+        return DC("NetworkOptions")
     net: dict[str, Any] = {}
     if g.chance(0.7):
         net["egress"] = [egress_rule(g) for _ in range(g.int(0, 3))]
@@ -249,6 +259,8 @@ def secrets_family(g: G) -> dict[str, Any]:
 
 
 def security_context(g: G) -> Any:
+    if g.chance(1 / 12):
+        return DC("SecurityContext")
     return g.dc("SecurityContext", g.fields(
         run_as_user=[0, 1000, 65534, 2**32 - 1], run_as_group=[0, 1000], privileged=[False],
         allow_privilege_escalation=[True, False], read_only_root_filesystem=[True, False],
@@ -271,7 +283,7 @@ def container(g: G, name: str | None, primary: bool, needs_resources: bool) -> A
     elif g.chance():
         c["primary"] = False
     if needs_resources or g.chance():
-        c["resources"] = resources(g)
+        c["resources"] = resources(g, needed=needs_resources)
     c.update(g.fields(
         command=["python", "nginx"], args=[["-c", "x"], []], environment_variables=[{"A": "1"}, {}],
         working_dir=["/app"], volume_mounts=[[{"volume": "data", "mount_path": "/data"}]],

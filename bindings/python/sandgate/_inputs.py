@@ -249,35 +249,13 @@ def _set_fields(value: object) -> object:
     SandboxDefaults(containers=[…]) would conflict with its own default container_image, which
     the SDK ignores when containers are given. A field equal to its declared default is not set
     (the engine knows the SDK's defaults); the values are left to the converter as they are.
+    An option object whose fields are all None (ResourceOptions(), NetworkOptions()) is a value
+    given, as for the SDK, which asks `is not None`: it replaces the defaults' value.
     """
     fields = _set_field_values(value)
     if fields is not None:
         value = fields
-    if type(value) is dict:
-        # A keyword given an option object whose fields are all None (ResourceOptions(),
-        # NetworkOptions()) is a keyword not given, as the SDK treats it; as {} it would read as
-        # an empty dict, which `resources` refuses. Except beside a template: there the SDK asks
-        # whether the keyword is None, and an empty SecurityContext() overrides the template's
-        # container as any other would (its TypeError asks for container_image).
-        template = value.get("template_id") is not None
-        empty = [k for k, v in value.items() if _all_none(v) and not (template and k in _TEMPLATE_OVERRIDES)]
-        if empty:
-            return {k: v for k, v in value.items() if k not in empty}
     return value
-
-
-# The option-object keywords that override a template's container when they are not None
-# (cwsandbox _build_create_from_template_request).
-_TEMPLATE_OVERRIDES = frozenset({"resources", "security_context", "image_pull_credentials", "file_system_snapshot"})
-
-
-def _all_none(value: object) -> bool:
-    if not dataclasses.is_dataclass(value) or isinstance(value, type):
-        return False
-    try:
-        return all(getattr(value, f.name) is None for f in dataclasses.fields(value) if f.repr and not f.name.startswith("_"))
-    except Exception:
-        return False
 
 
 # Types that are never an option dataclass: a dict whose values are all of these needs none of

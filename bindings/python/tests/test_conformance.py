@@ -105,7 +105,7 @@ _ValueLoader.yaml_implicit_resolvers = {
 
 
 # The local tags the core's loader reads as SDK option classes (Node::given_as).
-SDK_CLASS_TAGS = ("SandboxDefaults", "RegisteredVolumeOptions", "ScratchVolumeOptions")
+SDK_CLASS_TAGS = ("SandboxDefaults", "RegisteredVolumeOptions", "ScratchVolumeOptions", "ResourceOptions")
 
 
 def _sdk_instance(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> object:

@@ -106,10 +106,29 @@ def test_sdk_sandbox_defaults_fields_left_at_their_default_are_not_set() -> None
     assert r.provenance["/container_image"] == "defaults"
 
 
-@pytest.mark.parametrize("empty", [ResourceOptions(), ResourceOptions(requests={}), NetworkOptions()])
-def test_an_option_object_with_nothing_set_is_a_keyword_not_given(empty: Any) -> None:
-    key = "network" if isinstance(empty, NetworkOptions) else "resources"
-    assert summary(sandgate.check({key: empty, "tags": ["a"]})) == summary(sandgate.check({"tags": ["a"]}))
+EMPTY_OPTION_OBJECTS = {
+    "resources": (ResourceOptions(), {"cpu": "64", "memory": "1Ti"}),
+    "resources_empty_side": (ResourceOptions(requests={}), {"cpu": "64", "memory": "1Ti"}),
+    "network": (NetworkOptions(), {"egress": [{"any": True}]}),
+    "security_context": (SecurityContext(), {"run_as_user": 5}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EMPTY_OPTION_OBJECTS))
+def test_an_option_object_with_nothing_set_replaces_the_defaults_value(name: str) -> None:
+    """cwsandbox asks `resources is not None` (and the same of network, security_context): an
+    empty option object is a value given, so the defaults' value is never read, and the object
+    sends nothing of its own (found by tests/differential: sandgate used to drop it as not given
+    and resolve the defaults' value)."""
+    empty, default = EMPTY_OPTION_OBJECTS[name]
+    key = name.removesuffix("_empty_side")
+    r = sandgate.check({key: empty, "tags": ["a"]}, defaults={key: default})
+    assert r.ok, r.errors
+    assert not [p for p, source in r.provenance.items() if p.startswith("/" + key) and source == "defaults"]
+    assert r.resolved.get(key) in (None, {})
+    # the same defaults, and no keyword: they are read
+    r = sandgate.check({"tags": ["a"]}, defaults={key: default})
+    assert [p for p, source in r.provenance.items() if p.startswith("/" + key) and source == "defaults"]
 
 
 def test_an_empty_option_object_beside_a_template_still_overrides_its_container() -> None:
@@ -169,7 +188,7 @@ def test_a_layer_dataclass_leaves_out_fields_at_their_default_factory_value() ->
     assert r.resolved["annotations"] == {"team": "ml"}
 
 
-def test_an_option_object_whose_only_set_field_is_hidden_is_a_keyword_not_given() -> None:
+def test_an_option_objects_hidden_field_is_never_read() -> None:
     import dataclasses
 
     @dataclasses.dataclass
@@ -178,7 +197,8 @@ def test_an_option_object_whose_only_set_field_is_hidden_is_a_keyword_not_given(
         memory: str | None = None
         token: object = dataclasses.field(default=None, repr=False)
 
-    assert summary(sandgate.check({"resources": Opt(token="secret"), "tags": ["a"]})) == summary(sandgate.check({"tags": ["a"]}))
+    for given, plain in [(Opt(token="secret"), {}), (Opt(cpu="1", memory="1Gi", token="secret"), {"cpu": "1", "memory": "1Gi"})]:
+        assert summary(sandgate.check({"resources": given, "tags": ["a"]})) == summary(sandgate.check({"resources": plain, "tags": ["a"]}))
 
 
 def test_sdk_resource_options() -> None:

@@ -37,8 +37,9 @@ struct Member;
 // instance (by its class name), or a YAML local tag on a mapping (`!RegisteredVolumeOptions {…}`).
 // A plain map is `none`. The request reads a few of them differently from the dict of their
 // fields: cwsandbox sends a RegisteredVolumeOptions through its constructor's checks where a
-// {name, volume_id} dict goes as it is, and SandboxDefaults(...) keeps what from_dict would convert.
-enum class GivenAs : std::uint8_t { none, sandbox_defaults, registered_volume_options, scratch_volume_options };
+// {name, volume_id} dict goes as it is, SandboxDefaults(...) keeps what from_dict would convert, and
+// an empty ResourceOptions() sends no resources where an empty dict is refused.
+enum class GivenAs : std::uint8_t { none, sandbox_defaults, registered_volume_options, scratch_volume_options, resource_options };
 // The class for its name ("RegisteredVolumeOptions"); `none` for any other name.
 GivenAs given_as_from_name(std::string_view name);
 std::string_view given_as_name(GivenAs c);  // "" for none

@@ -167,6 +167,7 @@ constexpr std::pair<GivenAs, std::string_view> k_given_as_names[] = {
     {GivenAs::sandbox_defaults, "SandboxDefaults"},
     {GivenAs::registered_volume_options, "RegisteredVolumeOptions"},
     {GivenAs::scratch_volume_options, "ScratchVolumeOptions"},
+    {GivenAs::resource_options, "ResourceOptions"},
 };
 }  // namespace
 

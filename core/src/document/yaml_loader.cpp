@@ -531,7 +531,8 @@ class TreeBuilder : public YAML::EventHandler {
     notes_.add(Code::YAML_TAG, where, m,
                "the YAML tag " + shown_text(shown) + " is not part of the core schema",
                "remove the tag; only !!str, !!int, !!float, !!bool, !!null, !!map and !!seq are accepted "
-               "(and, on a mapping, the SDK classes !SandboxDefaults, !RegisteredVolumeOptions and !ScratchVolumeOptions)");
+               "(and, on a mapping, the SDK classes !SandboxDefaults, !RegisteredVolumeOptions, !ScratchVolumeOptions and "
+               "!ResourceOptions)");
   }
 
   void resolve_core_tag(const std::string& tag, const std::string& value, Node& n) {

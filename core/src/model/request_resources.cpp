@@ -110,6 +110,10 @@ void check_none_values(RequestCompiler& c, const Cursor& requests, const Cursor&
 void normalize(RequestCompiler& c, const Cursor& res, Container& out) {
   if (!res) return;
   out.resources_at = origin_of(res);
+  // An empty ResourceOptions() (every field None, or an empty dict that __post_init__ made None)
+  // asks for nothing: cwsandbox sends no resources, where an empty dict is refused. It still
+  // replaces the defaults' resources, as any value given does.
+  if (res.node->given_as == GivenAs::resource_options && res.node->is_object() && res.node->members.empty()) return;
   if (!res.node->is_object()) {
     out.invalid = true;
     return;

@@ -30,13 +30,14 @@ constexpr std::string_view k_from_dict_read_when_used[] = {
 constexpr std::string_view k_from_dict_inside_unread[] = {"resources", "environment_variables", "args"};
 
 // Whether a value on the way from `value` down `rest` (a JSON Pointer) was an option class the user
-// built: its constructor's checks ran, so its errors stand. Each prefix of the pointer is resolved
-// in turn (errors only: a few levels).
+// built whose constructor checks its fields: those checks ran, so its errors stand (ResourceOptions'
+// constructor checks nothing). Each prefix of the pointer is resolved in turn (errors only: a few
+// levels).
 bool built_by_user(const Node& value, std::string_view rest) {
   for (std::size_t end = 0;; end = rest.find('/', end + 1)) {
     const Node* node = pointer_resolve(value, rest.substr(0, end));
     if (!node) return false;
-    if (node->given_as != GivenAs::none) return true;
+    if (node->given_as != GivenAs::none && node->given_as != GivenAs::resource_options) return true;
     if (end == std::string_view::npos) return false;
   }
 }
