@@ -850,7 +850,7 @@ def _assemble(draw: Any) -> Case:
         return Case("run", family, kw)
     d: dict[str, Any] = {}
     kw = {}
-    focus_in_defaults = False
+    focus_in_defaults = focus_in_call = False
     for name, value, is_focus in parts:
         free = name in ("removed", "unknown")  # stray keys: either layer, as they are
         if mode == "defaults":
@@ -859,7 +859,9 @@ def _assemble(draw: Any) -> Case:
             if name == "removed" and to_defaults:
                 drew_known()  # removed-keys-in-defaults: from_dict ignores them
             for k, v in value.items():
-                (d if to_defaults and (free or k in SANDBOX_DEFAULTS_FIELDS) else kw)[k] = v
+                into_defaults = to_defaults and (free or k in SANDBOX_DEFAULTS_FIELDS)
+                (d if into_defaults else kw)[k] = v
+                focus_in_call = focus_in_call or (is_focus and not into_defaults)
             continue
         # @session.function: what it takes goes to the function, the rest to the session's defaults
         if name == "containers" and not is_focus:
@@ -888,6 +890,10 @@ def _assemble(draw: Any) -> Case:
         if focus_in_defaults and focus in FAMILY_VALID and g.chance(0.25):
             for k, v in FAMILY_VALID[focus](g).items():
                 kw.setdefault(k, v)
+        elif focus_in_defaults and not focus_in_call and g.chance(0.15):
+            # Sandbox(template_id=…) reads none of the spec's defaults: the wild default is one
+            # the request never reads, or one SandboxDefaults still checks when it is built.
+            kw.update(V.template(g))
         if as_dc and isinstance(d.get("secrets"), list):
             # SandboxDefaults(...) keeps secrets as given (only from_dict builds Secret objects):
             # a user of the dataclass form passes Secret objects.

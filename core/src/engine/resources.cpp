@@ -195,8 +195,9 @@ void resolve_qos(const RuleInput& in, Resolution& res, Findings& f) {
   bool invalid = in.request.any_invalid();
   if (!any) {
     res.qos = QosClass::best_effort;
-    // Rejected resources (N-RES errors) say nothing about platform defaults.
-    if (!invalid) {
+    // Rejected resources (N-RES errors) say nothing about platform defaults, and a template's
+    // container has resources of its own, which the request does not show.
+    if (!invalid && !in.request.from_template) {
       const auto& first = in.request.containers.front();
       f.add(Code::PLATFORM_DEFAULT_RESOURCES, first.resources_at ? in_request(*first.resources_at) : request_root(),
             [](const FindingContext&, const Finding&, std::string& m, std::string& h) {

@@ -56,7 +56,7 @@ void check_value(RequestCompiler& c, std::string_view key, const Cursor& v) {
 
 }  // namespace
 
-void keep_replaced(RequestCompiler& c, MergedField& f, std::optional<Layer> by) {
+void keep_replaced(RequestCompiler& c, MergedField& f, ReplacedBy by) {
   if (c.m.client != Client::python) return;
   const std::string& key = f.member.key;
   const Layer layer = f.origin.layer;

@@ -17,9 +17,9 @@
 
 namespace sandgate::model {
 
-// `f`, a field that layer `by` replaces (or containers= drops: `by` empty), is moved into
-// c.replaced when a constructor checked its value; else left as it is.
-void keep_replaced(RequestCompiler& c, MergedField& f, std::optional<Layer> by);
+// `f`, a field this request does not use (`by` says why), is moved into c.replaced when a
+// constructor checked its value; else left as it is.
+void keep_replaced(RequestCompiler& c, MergedField& f, ReplacedBy by);
 
 // After the readers: the constructors' checks on the kept values, each error of a default saying
 // why a value the request replaces still counts.

@@ -15,6 +15,18 @@
 
 namespace sandgate::model {
 
+// Why this request does not use a defaults value: a later layer set its own, containers= takes no
+// single-container default, or the sandbox comes from a template, whose Sandbox(...) reads none of
+// the spec's defaults (cwsandbox's skip_spec_defaults and from_template).
+struct ReplacedBy {
+  enum class Why : std::uint8_t { layer, containers, template_id };
+  Why why = Why::layer;
+  Layer layer = Layer::sandbox;  // Why::layer: the layer that set its own value
+  static ReplacedBy value_of(Layer l) { return {Why::layer, l}; }
+  static ReplacedBy containers() { return {Why::containers, Layer::sandbox}; }
+  static ReplacedBy template_id() { return {Why::template_id, Layer::sandbox}; }
+};
+
 struct RequestCompiler {
   RequestCompiler(RequestModel& model, Diagnostics& diagnostics, const CheckOptions& check_options)
       : m(model), diags(diagnostics), options(check_options) {}
@@ -31,12 +43,12 @@ struct RequestCompiler {
   // Whether the SDK built a value of this layer with SandboxDefaults.from_dict (a defaults layer
   // given as a plain dict), which constructs every option class and so runs its checks.
   bool built_by_from_dict(Layer layer) const { return layer == Layer::defaults && !defaults_dataclass; }
-  // Values this request never sends (a later layer set its own, containers= dropped it, or a
-  // function dropped SandboxDefaults.containers) whose constructors ran all the same:
+  // Values this request never sends (a later layer set its own, containers= or a template dropped
+  // it, or a function dropped SandboxDefaults.containers) whose constructors ran all the same:
   // replaced_defaults.h.
   struct Replaced {
     MergedField field;
-    std::optional<Layer> by;  // the layer that replaced it; empty: dropped by containers=
+    ReplacedBy by;
   };
   std::vector<Replaced> replaced;
   // The defaults layer's schema diagnostics, [begin, end) in `diags` (unread_defaults.h).
@@ -44,7 +56,7 @@ struct RequestCompiler {
   // SandboxDefaults(...) fields this request never reads, with the indexes of their errors.
   struct UnreadDefault {
     std::string key;
-    std::optional<Layer> by;  // the layer that replaced it; empty: dropped by containers=
+    ReplacedBy by;
     std::vector<std::size_t> errors;
   };
   std::vector<UnreadDefault> unread_defaults;

@@ -197,6 +197,8 @@ void read_image_security(RequestCompiler& c) {
     m.image_default = false;
     m.image_at = origin_of(img);
     if (img.node->is_string() && !img.node->text.empty()) m.image = parse_image(img.node->text);
+  } else if (m.from_template) {
+    m.image_default = false;  // Sandbox(template_id=…) sends no image unless given: the template has one
   }
   m.security = read_security(c.field("security_context"));
   if (Cursor it = c.field("instance_type"); it && it.node->is_string() && !it.node->text.empty()) {

@@ -54,6 +54,14 @@ constexpr std::string_view k_function_keywords[] = {
     // removed in 1.x: reported as such (session.function raises TypeError for them too)
     "ports", "max_timeout_seconds"};
 
+// What Sandbox(template_id=…) never takes from SandboxDefaults (cwsandbox 1.22: skip_spec_defaults
+// and from_template): all but the tags, the client's timeouts and its transport.
+constexpr std::string_view k_template_unread[] = {
+    "container_image", "command",    "args",       "resources",       "network",          "file_system_snapshot",
+    "max_lifetime_seconds", "environment_variables", "annotations", "runner_ids", "placement_mode",
+    "placement_spillover", "services", "volumes",   "runtime_class",   "security_context", "working_dir",
+    "object_storage_access", "secrets", "containers"};
+
 constexpr Layer k_layers[] = {Layer::defaults, Layer::sandbox, Layer::function};
 std::size_t index(Layer l) { return static_cast<std::size_t>(l); }
 
@@ -308,8 +316,8 @@ void drop_single_container_fields(RequestCompiler& c) {
       continue;
     }
     if (f.origin.layer == Layer::defaults) {
-      note_unread_default(c, f.member, std::nullopt);
-      keep_replaced(c, f, std::nullopt);
+      note_unread_default(c, f.member, ReplacedBy::containers());
+      keep_replaced(c, f, ReplacedBy::containers());
     } else {
       Origin at = f.origin;
       at.path = pointer_join("", f.member.input_key());  // dropped: defer_origins never sees it
@@ -351,8 +359,8 @@ void merge_layers(RequestCompiler& c) {
   auto set = [&](Member& mem, Origin&& origin, MergedField* existing, bool map, bool list) {
     MergedField* f = existing;
     if (f) {
-      if (f->origin.layer == Layer::defaults) note_unread_default(c, f->member, origin.layer);
-      keep_replaced(c, *f, origin.layer);  // may move *f away: it is overwritten below
+      if (f->origin.layer == Layer::defaults) note_unread_default(c, f->member, ReplacedBy::value_of(origin.layer));
+      keep_replaced(c, *f, ReplacedBy::value_of(origin.layer));  // may move *f away: it is overwritten below
     }
     if (!f) f = &fields.emplace_back();
     f->member = std::move(mem);
@@ -376,6 +384,10 @@ void merge_layers(RequestCompiler& c) {
   for (const auto& p : c.prepared) most += p.members.size();
   fields.reserve(most);
   std::optional<Layer> containers_layer;
+  if (c.docs[index(Layer::sandbox)]) {
+    const Node* tpl = c.prepared[index(Layer::sandbox)].find("template_id");
+    c.m.from_template = tpl && !tpl->is_null();
+  }
   for (Layer layer : k_layers) {
     if (!c.docs[index(layer)]) continue;
     for (auto& mem : c.prepared[index(layer)].members) {
@@ -395,9 +407,17 @@ void merge_layers(RequestCompiler& c) {
           MergedField dropped;
           dropped.member = std::move(mem);
           dropped.origin.layer = Layer::defaults;
-          keep_replaced(c, dropped, Layer::function);  // from_dict built each Container
+          keep_replaced(c, dropped, ReplacedBy::value_of(Layer::function));  // from_dict built each Container
           continue;
         }
+      }
+      if (layer == Layer::defaults && c.m.from_template && is_one_of(mem.key, k_template_unread)) {
+        note_unread_default(c, mem, ReplacedBy::template_id());
+        MergedField dropped;
+        dropped.member = std::move(mem);
+        dropped.origin.layer = Layer::defaults;
+        keep_replaced(c, dropped, ReplacedBy::template_id());  // what SandboxDefaults checked when built
+        continue;
       }
       if (mem.key == "containers") containers_layer = layer;
       MergedField* existing = find(mem.key);

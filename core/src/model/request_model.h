@@ -144,6 +144,7 @@ struct RequestModel {
   // N-RES
   std::vector<Container> containers;  // never empty once compiled
   bool multi_container = false;
+  bool from_template = false;  // template_id is set: the template supplies what the call leaves out
   std::optional<Origin> containers_at, resources_at;
 
   // R-ANN (client annotations, merged over the layers)

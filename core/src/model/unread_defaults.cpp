@@ -18,6 +18,9 @@ constexpr std::string_view k_read_when_used[] = {
     "security_context", "working_dir", "object_storage_access", "file_system_snapshot", "containers",
     "placement_mode",  "secrets",  "environment_variables"};
 
+// Read by Sandbox(...) whatever the call gives, except for a template.
+constexpr std::string_view k_template_only_unread[] = {"annotations", "runner_ids", "environment_variables", "secrets"};
+
 // The same for a dict of defaults, which SandboxDefaults.from_dict reads: it builds every option
 // class at once (network, services, volumes, containers, secrets, security_context,
 // object_storage_access, file_system_snapshot), so their errors stand wherever the call takes
@@ -42,17 +45,23 @@ bool built_by_user(const Node& value, std::string_view rest) {
   }
 }
 
-// How much of a defaults field that layer `by` replaces (empty: containers= drops it) the SDK
-// never reads.
+// How much of a defaults field the SDK never reads, when `by` takes its place.
 enum class Unread { none, inside, all };
-Unread unread_part(const RequestCompiler& c, std::string_view key, std::optional<Layer> by) {
+Unread unread_part(const RequestCompiler& c, std::string_view key, ReplacedBy by) {
+  // A template's Sandbox(...) takes the call's own environment, annotations, secrets and runner
+  // ids, not the defaults' (elsewhere they are merged with the call's, or checked, whatever the
+  // call gives): from_dict makes a tuple of the runner ids without looking at them.
+  const bool from_template = by.why == ReplacedBy::Why::template_id;
   if (c.defaults_dataclass) {
+    if (from_template && is_one_of(key, k_template_only_unread)) return Unread::all;
     // Sandbox(...) merges these with the call's whatever the call gives, unless containers= is
     // used: the environment by dict() (which reads no value), the secrets by list() (each one read).
-    if (by && key == "environment_variables") return Unread::inside;
-    if (by && key == "secrets") return Unread::none;
+    if (by.why == ReplacedBy::Why::layer && key == "environment_variables") return Unread::inside;
+    if (by.why == ReplacedBy::Why::layer && key == "secrets") return Unread::none;
     return is_one_of(key, k_read_when_used) ? Unread::all : Unread::none;
   }
+  if (from_template && key == "runner_ids") return Unread::inside;
+  if (from_template && key == "annotations") return Unread::all;
   // A value from_dict converts, whatever the call gives: the conversion refuses a value that is not
   // a mapping or a sequence, and reads nothing inside it.
   if (is_one_of(key, k_from_dict_inside_unread)) return Unread::inside;
@@ -61,13 +70,17 @@ Unread unread_part(const RequestCompiler& c, std::string_view key, std::optional
 
 }  // namespace
 
-std::string replaced_by(std::string_view key, std::optional<Layer> by) {
-  if (!by) return "containers= is used, which takes no single-container default";
-  if (*by == Layer::function && key == "containers") return "@session.function drops SandboxDefaults.containers";
-  return std::string(*by == Layer::function ? "@session.function" : "the sandbox") + " sets " + std::string(key);
+std::string replaced_by(std::string_view key, ReplacedBy by) {
+  switch (by.why) {
+    case ReplacedBy::Why::containers: return "containers= is used, which takes no single-container default";
+    case ReplacedBy::Why::template_id: return "template_id is set, and a template's sandbox does not read it";
+    case ReplacedBy::Why::layer: break;
+  }
+  if (by.layer == Layer::function && key == "containers") return "@session.function drops SandboxDefaults.containers";
+  return std::string(by.layer == Layer::function ? "@session.function" : "the sandbox") + " sets " + std::string(key);
 }
 
-void note_unread_default(RequestCompiler& c, const Member& member, std::optional<Layer> by) {
+void note_unread_default(RequestCompiler& c, const Member& member, ReplacedBy by) {
   // The defaults' shape found nothing (the usual case): nothing to note, no path to write.
   if (c.m.client != Client::python || c.defaults_schema_begin == c.defaults_schema_end) return;
   const Unread part = unread_part(c, member.key, by);

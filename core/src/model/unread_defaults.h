@@ -19,13 +19,12 @@
 
 namespace sandgate::model {
 
-// The defaults' `member` is about to be replaced by layer `by`'s value, or dropped because
-// containers= is used (`by` empty): its errors that the SDK never raises for this request are
-// noted, to be reported by report_unread_defaults.
-void note_unread_default(RequestCompiler& c, const Member& member, std::optional<Layer> by);
+// The defaults' `member` is about to be replaced, or dropped (`by` says why): its errors that the
+// SDK never raises for this request are noted, to be reported by report_unread_defaults.
+void note_unread_default(RequestCompiler& c, const Member& member, ReplacedBy by);
 
 // Why the defaults' `key` is not used, for a message: "the sandbox sets network", …
-std::string replaced_by(std::string_view key, std::optional<Layer> by);
+std::string replaced_by(std::string_view key, ReplacedBy by);
 
 // After the merge: each noted field's errors become one SG_UNREAD_DEFAULT_INVALID warning.
 void report_unread_defaults(RequestCompiler& c);

@@ -223,7 +223,7 @@ struct Builder {
   }
 
   void sdk_defaults(std::string_view key) {
-    if (req.multi_container) return;
+    if (req.multi_container || req.from_template) return;  // a template's own container stands
     if (key == "container_image") {
       put(key, Node::make_string("python:3.11"), "sdk");
     } else if (key == "command") {
