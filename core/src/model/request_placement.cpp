@@ -115,6 +115,9 @@ void read_placement(RequestCompiler& c) {
   Spillover spill = read_spillover(c, spill_at);
 
   bool has_ids = !m.runner_ids.empty();
+  // cwsandbox's two runner-id conflicts ask whether the list is non-empty, before it looks at the
+  // entries: a list whose entries are all refused still names the conflict.
+  const bool listed = ids.size() > 0;
   m.mode_explicit = explicit_mode.has_value();
   if (explicit_mode) {
     m.mode = *explicit_mode;
@@ -126,9 +129,7 @@ void read_placement(RequestCompiler& c) {
   }
 
   bool serverless = m.mode == PlacementMode::serverless;
-  // cwsandbox raises this for any non-empty list (`if runner_ids and mode == SERVERLESS`), before
-  // it looks at the entries: a list whose entries are all refused still names the conflict.
-  if (ids.size() > 0 && m.mode_explicit && serverless) {
+  if (listed && m.mode_explicit && serverless) {  // `if runner_ids and mode == SERVERLESS`
     c.report(Code::RUNNER_IDS_WITH_SERVERLESS, ids, "runner_ids requires placement_mode=CKS, but placement_mode is serverless",
              "drop runner_ids, or set placement_mode=\"cks\"");
   }
@@ -136,10 +137,10 @@ void read_placement(RequestCompiler& c) {
     c.report(Code::SPILLOVER_CONFLICT, spill_at, "cks_then_serverless starts on CKS, but placement_mode is serverless",
              "leave placement_mode unset or set it to \"cks\"");
   }
-  if (spill == Spillover::serverless_then_cks && ((m.mode_explicit && !serverless) || has_ids)) {
+  if (spill == Spillover::serverless_then_cks && ((m.mode_explicit && !serverless) || listed)) {
     c.report(Code::SPILLOVER_CONFLICT, spill_at,
-             !has_ids ? "serverless_then_cks starts on serverless, but placement_mode is cks"
-                      : "serverless_then_cks cannot be combined with runner_ids",
+             !listed ? "serverless_then_cks starts on serverless, but placement_mode is cks"
+                     : "serverless_then_cks cannot be combined with runner_ids",
              "leave placement_mode unset and drop runner_ids, or use \"cks_then_serverless\"");
   }
 }
