@@ -11,8 +11,6 @@
 // nothing checks and nothing reads, is unread_defaults.h's warning.
 #pragma once
 
-#include <optional>
-
 #include "model/request_compiler.h"
 
 namespace sandgate::model {

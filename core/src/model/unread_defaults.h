@@ -11,7 +11,6 @@
 // (ScratchVolumeOptions(...) inside the dataclass) keeps its errors too: its constructor ran.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <string_view>
 
