@@ -141,6 +141,19 @@ def test_an_empty_option_object_beside_a_template_still_overrides_its_container(
     assert sandgate.check({"template_id": "tmpl-1", "network": NetworkOptions()}).ok
 
 
+def test_a_template_request_reads_none_of_the_session_spec_defaults() -> None:
+    """Sandbox(template_id=...) takes only the tags, the client's timeouts and its transport from
+    SandboxDefaults (cwsandbox's skip_spec_defaults): a privileged default, which no policy here
+    allows, fails every other request but is never sent with a template."""
+    defaults = SandboxDefaults(security_context=SecurityContext(privileged=True), tags=("team-a",))
+    r = sandgate.check({"template_id": "tmpl-1"}, defaults=defaults)
+    assert r.ok, r.errors
+    assert "security_context" not in r.resolved and "container_image" not in r.resolved
+    assert r.resolved["tags"] == ["team-a"]
+    r = sandgate.check({"container_image": "python:3.12", "resources": RES}, defaults=defaults)
+    assert [d.code for d in r.errors] == ["SG_SECURITY_NOT_ALLOWED"]
+
+
 def test_sdk_sandbox_defaults_credentials_are_not_read() -> None:
     class Exploding:
         def __getattribute__(self, name: str) -> Any:
