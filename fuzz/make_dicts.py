@@ -62,7 +62,7 @@ YAML_WORDS = ["true", "false", "yes", "no", "on", "off", "Yes", "ON", "null", "~
 YAML_SYNTAX = [
     ": ", "- ", "---", "...", "|", "|-", "|+", ">", ">-", "&a ", "*a", "<<: ", "!!str ", "!!int ",
     "!!float ", "!!bool ", "!!null ", "!!map", "!!seq", "!!binary ", "!custom ", "!<tag:yaml.org,2002:str> ",
-    "!SandboxDefaults ", "!RegisteredVolumeOptions ", "!ScratchVolumeOptions ",
+    "!SandboxDefaults ", "!RegisteredVolumeOptions ", "!ScratchVolumeOptions ", "!ResourceOptions ",
     "%YAML 1.2", "%TAG ! tag:example.com,2000:", "? ", "{", "}", "[", "]", ",", "#", "'", "\"", "\\u0000",
     "\\x41", "\n", "\r\n", "\t", "\n  ", "\n    ", "\xef\xbb\xbf", "\xc3\x28", "\xe2\x80\x8b", "\xef\xbc\x8f",
 ]
