@@ -62,9 +62,10 @@ def build(value: Any) -> Any:
 
 # The option classes whose instances sandgate tells from a dict of their fields (Node::given_as;
 # the text form is a YAML tag, `!RegisteredVolumeOptions {…}`): cwsandbox sends a {name, volume_id}
-# dict as it is, where RegisteredVolumeOptions(...) checks its mount_path, and SandboxDefaults(...)
-# keeps dicts that from_dict converts, so a ScratchVolumeOptions in it was built by the user.
-NAMED_CLASSES = ("RegisteredVolumeOptions", "ScratchVolumeOptions")
+# dict as it is, where RegisteredVolumeOptions(...) checks its mount_path, SandboxDefaults(...)
+# keeps dicts that from_dict converts, so a ScratchVolumeOptions in it was built by the user, and an
+# empty ResourceOptions() asks for no resources where {} is refused.
+NAMED_CLASSES = ("RegisteredVolumeOptions", "ScratchVolumeOptions", "ResourceOptions")
 
 
 def _unchecked(name: str, fields: dict[str, Any]) -> Any:
