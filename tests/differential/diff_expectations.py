@@ -29,7 +29,9 @@ Matching a disagreement (SDK verdict ≠ sandgate verdict) against the entries:
   contain the code of sandgate's first error. An entry with ``among_errors: true`` explains it
   when sandgate also reports an error of the SDK's class, just not first (the request has
   several problems; the SDK stops at the one it checks first, sandgate raises for the first by
-  position and reports them all).
+  position and reports them all). When sandgate's first errors are ones an ``sdk: accepted``
+  entry covers (a server rule the SDK lets through), the rest is matched as if it stood alone,
+  and the disagreement is explained by the entries of both parts.
 """
 
 from __future__ import annotations
@@ -108,6 +110,17 @@ def load_all() -> list[Entry]:
     return entries
 
 
+def _covering(entries: list[Entry], code: str, message: str) -> Entry | None:
+    """The `sdk: accepted` entry that covers one of sandgate's errors: a rule the SDK lets through."""
+    return next(
+        (e for e in entries
+         if "accepted" in e.sdk and e.codes
+         and (code in e.codes or "*" in e.codes)
+         and (e.sandgate_message is None or e.sandgate_message.search(message))),
+        None,
+    )
+
+
 def explain(
     entries: list[Entry], sdk_verdict: str, sdk_message: str, sg_verdict: str, sg_errors: list[tuple[str, str, str]]
 ) -> list[Entry]:
@@ -116,15 +129,9 @@ def explain(
     sg_errors: sandgate's errors as (code, "message @path", python exception class), in order.
     """
     if sdk_verdict == "accepted":
-        covering = [e for e in entries if "accepted" in e.sdk and e.codes]
         used: list[Entry] = []
         for code, message, _ in sg_errors:
-            hit = next(
-                (e for e in covering
-                 if (code in e.codes or "*" in e.codes)
-                 and (e.sandgate_message is None or e.sandgate_message.search(message))),
-                None,
-            )
+            hit = _covering(entries, code, message)
             if hit is None:
                 return []
             if hit not in used:
@@ -147,4 +154,11 @@ def explain(
         if e.sandgate_message is not None and not e.sandgate_message.search(first_message):
             continue
         return [e]
+    # sandgate leads with an error the SDK lets through (a listed server rule), and the SDK raised
+    # for a problem sandgate reports after it: each part explained by its own entry.
+    lead = _covering(entries, first_code, first_message) if len(sg_errors) > 1 else None
+    if lead is not None:
+        rest = explain(entries, sdk_verdict, sdk_message, sg_errors[1][2], sg_errors[1:])
+        if rest:
+            return [lead] + [e for e in rest if e is not lead]
     return []

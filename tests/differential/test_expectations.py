@@ -54,6 +54,19 @@ def test_error_order_needs_the_sdks_class_among_sandgates_other_errors() -> None
     assert explain([ORDER], "KeyError", "m", "TypeError", errors) == []
 
 
+def test_a_refusal_after_a_listed_server_rule_is_explained_by_both_entries() -> None:
+    """The SDK raises for the second problem; sandgate leads with a server rule the SDK lets
+    through, then reports the SDK's problem, explained by its own entry."""
+    odd = entry("odd", ["TypeError"], ["ValueError"], sdk_message="cannot be interpreted", codes=["SG_NOT_AN_INTEGER"])
+    lifetime = ("SG_LIFETIME_RANGE", "max_lifetime_seconds is -1 @/max_lifetime_seconds", "SandboxValidationError")
+    port = ("SG_NOT_AN_INTEGER", "port must be a whole number @/services/0/port", "ValueError")
+    tag = ("SG_TAG_INVALID", "tag … @/tags/0", "ValueError")
+    msg = "'float' object cannot be interpreted as an integer"
+    assert explain([SERVER, odd], "TypeError", msg, "SandboxValidationError", [lifetime, port]) == [SERVER, odd]
+    assert explain([SERVER, odd], "TypeError", msg, "SandboxValidationError", [lifetime, tag]) == []  # the rest unexplained
+    assert explain([SERVER, odd], "TypeError", msg, "ValueError", [tag, port]) == []  # the lead is not a listed rule
+
+
 def test_the_lists_in_the_repository_load() -> None:
     entries = load_all()
     # the deliberate differences are always there; pending engine fixes only while some are open
