@@ -329,6 +329,17 @@ void drop_single_container_fields(RequestCompiler& c) {
   c.m.fields = std::move(kept);
 }
 
+// The defaults' `mem`, which this request never uses (`by` says why), leaves the merge: what the
+// SDK never reads of it is noted, and what a constructor checked is kept (unread_defaults.h,
+// replaced_defaults.h).
+void drop_default(RequestCompiler& c, Member& mem, ReplacedBy by) {
+  note_unread_default(c, mem, by);
+  MergedField dropped;
+  dropped.member = std::move(mem);
+  dropped.origin.layer = Layer::defaults;
+  keep_replaced(c, dropped, by);
+}
+
 // The merged fields are final and stay where they are for the request's life: each field's
 // origin becomes a one-step walk from the request's root onto its member (input_pointer.h),
 // written only for a diagnostic that names it. Written during the merge, every field made a
@@ -404,19 +415,12 @@ void merge_layers(RequestCompiler& c) {
           c.report_at(Code::CONTAINERS_DROPPED_BY_FUNCTION, at_key,
                       "@session.function drops SandboxDefaults.containers: the function's sandbox has one container",
                       "set the function's container with container_image and resources");
-          MergedField dropped;
-          dropped.member = std::move(mem);
-          dropped.origin.layer = Layer::defaults;
-          keep_replaced(c, dropped, ReplacedBy::value_of(Layer::function));  // from_dict built each Container
+          drop_default(c, mem, ReplacedBy::value_of(Layer::function));
           continue;
         }
       }
       if (layer == Layer::defaults && c.m.from_template && is_one_of(mem.key, k_template_unread)) {
-        note_unread_default(c, mem, ReplacedBy::template_id());
-        MergedField dropped;
-        dropped.member = std::move(mem);
-        dropped.origin.layer = Layer::defaults;
-        keep_replaced(c, dropped, ReplacedBy::template_id());  // what SandboxDefaults checked when built
+        drop_default(c, mem, ReplacedBy::template_id());
         continue;
       }
       if (mem.key == "containers") containers_layer = layer;
