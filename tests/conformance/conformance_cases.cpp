@@ -28,6 +28,7 @@ std::string describe(const ExpectedDiagnostic& e) {
   ss << e.code << " " << e.severity.value_or("*") << " " << e.input.value_or("*") << ":" << (e.path.empty() ? "/" : e.path);
   if (e.line) ss << " @" << *e.line << ":" << e.column.value_or(0);
   if (e.hint) ss << " hint: " << *e.hint;
+  if (e.message_contains) ss << " message containing: " << *e.message_contains;
   return ss.str();
 }
 
@@ -38,6 +39,7 @@ bool matches(const ExpectedDiagnostic& e, const Diagnostic& d) {
   if (e.line && (!d.source || d.source->line != *e.line)) return false;
   if (e.column && (!d.source || d.source->column != *e.column)) return false;
   if (e.hint && *e.hint != d.hint) return false;
+  if (e.message_contains && d.message.find(*e.message_contains) == std::string::npos) return false;
   return true;
 }
 
@@ -82,6 +84,7 @@ std::vector<Case> load_cases(const std::string& text, const std::string& file, s
         if (const Node* l = d.find("line"); l && l->is_int()) e.line = static_cast<int>(l->integer);
         if (const Node* col = d.find("column"); col && col->is_int()) e.column = static_cast<int>(col->integer);
         if (const Node* h = d.find("hint")) e.hint = h->text;
+        if (const Node* m = d.find("message_contains")) e.message_contains = m->text;
         if (e.code.empty()) errors.push_back(k.name + ": an expected diagnostic has no code");
         k.diagnostics.push_back(std::move(e));
       }

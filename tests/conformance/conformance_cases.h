@@ -14,6 +14,7 @@ struct ExpectedDiagnostic {
   std::optional<std::string> severity, input;
   std::optional<int> line, column;
   std::optional<std::string> hint;  // the whole hint, when given
+  std::optional<std::string> message_contains;  // a part of the message, when given
 };
 
 struct Case {

@@ -51,6 +51,7 @@ function loadCases(path) {
         line: isInt(d.line) ? d.line : undefined,
         column: isInt(d.column) ? d.column : undefined,
         hint: d.hint === undefined ? undefined : String(d.hint),
+        messageContains: d.message_contains === undefined ? undefined : String(d.message_contains),
       };
     });
     return { rel, kind, spec: c, name: c.name, exit: isInt(c.expect.exit) ? c.expect.exit : 0, infos: c.infos === true, expected };
@@ -60,13 +61,14 @@ function loadCases(path) {
 const describeActual = (d) =>
   `${d.code} ${d.severity} ${d.input}:${d.path || '/'}${d.source ? ` @${d.source.line}:${d.source.column}` : ''} — ${d.message}${d.hint ? ` (hint: ${d.hint})` : ''}`;
 const describeExpected = (e) =>
-  `${e.code} ${e.severity ?? '*'} ${e.input ?? '*'}:${e.path || '/'}${e.line !== undefined ? ` @${e.line}:${e.column ?? 0}` : ''}${e.hint !== undefined ? ` hint: ${e.hint}` : ''}`;
+  `${e.code} ${e.severity ?? '*'} ${e.input ?? '*'}:${e.path || '/'}${e.line !== undefined ? ` @${e.line}:${e.column ?? 0}` : ''}${e.hint !== undefined ? ` hint: ${e.hint}` : ''}${e.messageContains !== undefined ? ` message containing: ${e.messageContains}` : ''}`;
 
 function matches(e, d, positions = true) {
   if (e.code !== d.code || e.path !== d.path) return false;
   if (e.severity !== undefined && e.severity !== d.severity) return false;
   if (e.input !== undefined && e.input !== d.input) return false;
   if (e.hint !== undefined && e.hint !== (d.hint ?? '')) return false;
+  if (e.messageContains !== undefined && !d.message.includes(e.messageContains)) return false;
   if (!positions) return true;
   if (e.line !== undefined && (!d.source || d.source.line !== e.line)) return false;
   if (e.column !== undefined && (!d.source || d.source.column !== e.column)) return false;
