@@ -1,5 +1,6 @@
 #include "conformance_cases.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "sandgate/document.h"
@@ -20,6 +21,11 @@ std::string describe(const Diagnostic& d) {
   if (d.source) ss << " @" << d.source->line << ":" << d.source->column;
   ss << " — " << d.message;
   if (!d.hint.empty()) ss << " (hint: " << d.hint << ")";
+  for (const Related& r : d.related) {
+    ss << " [related: " << r.input << ":" << (r.path.empty() ? "/" : r.path);
+    if (r.source) ss << " @" << r.source->line << ":" << r.source->column;
+    ss << "]";
+  }
   return ss.str();
 }
 
@@ -29,6 +35,10 @@ std::string describe(const ExpectedDiagnostic& e) {
   if (e.line) ss << " @" << *e.line << ":" << e.column.value_or(0);
   if (e.hint) ss << " hint: " << *e.hint;
   if (e.message_contains) ss << " message containing: " << *e.message_contains;
+  if (e.related) {
+    ss << " related: " << e.related->input << ":" << e.related->path;
+    if (e.related->line) ss << " @" << *e.related->line << ":" << e.related->column.value_or(0);
+  }
   return ss.str();
 }
 
@@ -40,6 +50,13 @@ bool matches(const ExpectedDiagnostic& e, const Diagnostic& d) {
   if (e.column && (!d.source || d.source->column != *e.column)) return false;
   if (e.hint && *e.hint != d.hint) return false;
   if (e.message_contains && d.message.find(*e.message_contains) == std::string::npos) return false;
+  if (e.related && std::none_of(d.related.begin(), d.related.end(), [&](const Related& r) {
+        const ExpectedRelated& x = *e.related;
+        return r.input == x.input && r.path == x.path && (!x.line || (r.source && r.source->line == *x.line)) &&
+               (!x.column || (r.source && r.source->column == *x.column));
+      })) {
+    return false;
+  }
   return true;
 }
 
@@ -85,6 +102,14 @@ std::vector<Case> load_cases(const std::string& text, const std::string& file, s
         if (const Node* col = d.find("column"); col && col->is_int()) e.column = static_cast<int>(col->integer);
         if (const Node* h = d.find("hint")) e.hint = h->text;
         if (const Node* m = d.find("message_contains")) e.message_contains = m->text;
+        if (const Node* r = d.find("related"); r && r->is_object()) {
+          ExpectedRelated x;
+          x.input = str(r->find("input"));
+          x.path = str(r->find("path"));
+          if (const Node* l = r->find("line"); l && l->is_int()) x.line = static_cast<int>(l->integer);
+          if (const Node* col = r->find("column"); col && col->is_int()) x.column = static_cast<int>(col->integer);
+          e.related = std::move(x);
+        }
         if (e.code.empty()) errors.push_back(k.name + ": an expected diagnostic has no code");
         k.diagnostics.push_back(std::move(e));
       }

@@ -9,12 +9,19 @@
 
 namespace conformance {
 
+// One of the diagnostic's related locations (SPEC §3): input and path, and line/column when given.
+struct ExpectedRelated {
+  std::string input, path;
+  std::optional<int> line, column;
+};
+
 struct ExpectedDiagnostic {
   std::string code, path;
   std::optional<std::string> severity, input;
   std::optional<int> line, column;
   std::optional<std::string> hint;  // the whole hint, when given
   std::optional<std::string> message_contains;  // a part of the message, when given
+  std::optional<ExpectedRelated> related;
 };
 
 struct Case {

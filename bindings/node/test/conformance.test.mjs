@@ -52,6 +52,9 @@ function loadCases(path) {
         column: isInt(d.column) ? d.column : undefined,
         hint: d.hint === undefined ? undefined : String(d.hint),
         messageContains: d.message_contains === undefined ? undefined : String(d.message_contains),
+        related: d.related && typeof d.related === 'object'
+          ? { input: str(d.related.input), path: str(d.related.path), line: isInt(d.related.line) ? d.related.line : undefined, column: isInt(d.related.column) ? d.related.column : undefined }
+          : undefined,
       };
     });
     return { rel, kind, spec: c, name: c.name, exit: isInt(c.expect.exit) ? c.expect.exit : 0, infos: c.infos === true, expected };
@@ -61,7 +64,15 @@ function loadCases(path) {
 const describeActual = (d) =>
   `${d.code} ${d.severity} ${d.input}:${d.path || '/'}${d.source ? ` @${d.source.line}:${d.source.column}` : ''} — ${d.message}${d.hint ? ` (hint: ${d.hint})` : ''}`;
 const describeExpected = (e) =>
-  `${e.code} ${e.severity ?? '*'} ${e.input ?? '*'}:${e.path || '/'}${e.line !== undefined ? ` @${e.line}:${e.column ?? 0}` : ''}${e.hint !== undefined ? ` hint: ${e.hint}` : ''}${e.messageContains !== undefined ? ` message containing: ${e.messageContains}` : ''}`;
+  `${e.code} ${e.severity ?? '*'} ${e.input ?? '*'}:${e.path || '/'}${e.line !== undefined ? ` @${e.line}:${e.column ?? 0}` : ''}${e.hint !== undefined ? ` hint: ${e.hint}` : ''}${e.messageContains !== undefined ? ` message containing: ${e.messageContains}` : ''}${e.related !== undefined ? ` related: ${e.related.input}:${e.related.path}${e.related.line !== undefined ? ` @${e.related.line}:${e.related.column ?? 0}` : ''}` : ''}`;
+
+function relatedMatches(e, r, positions) {
+  if (e.input !== r.input || e.path !== r.path) return false;
+  if (!positions) return true;
+  if (e.line !== undefined && (!r.source || r.source.line !== e.line)) return false;
+  if (e.column !== undefined && (!r.source || r.source.column !== e.column)) return false;
+  return true;
+}
 
 function matches(e, d, positions = true) {
   if (e.code !== d.code || e.path !== d.path) return false;
@@ -69,6 +80,7 @@ function matches(e, d, positions = true) {
   if (e.input !== undefined && e.input !== d.input) return false;
   if (e.hint !== undefined && e.hint !== (d.hint ?? '')) return false;
   if (e.messageContains !== undefined && !d.message.includes(e.messageContains)) return false;
+  if (e.related !== undefined && !d.related.some((r) => relatedMatches(e.related, r, positions))) return false;
   if (!positions) return true;
   if (e.line !== undefined && (!d.source || d.source.line !== e.line)) return false;
   if (e.column !== undefined && (!d.source || d.source.column !== e.column)) return false;

@@ -3,7 +3,7 @@
 The files are read in place (no copy); the matching rules are those of tests/conformance/README.md
 and of the C++ runner, tests/conformance/conformance_cases.cpp, which this file mirrors:
 - expected diagnostics match the actual errors and warnings one to one (infos only with
-  `infos: true` on the case), on code and path, and on severity/input/line/column/hint/message_contains when given;
+  `infos: true` on the case), on code and path, and on severity/input/line/column/hint/message_contains/related when given;
 - `exit` is 1 when any error is reported;
 - check cases load policy/runners/org first: if one cannot be read at all, its load errors are the
   whole result; otherwise the engine reports their errors itself.
@@ -151,6 +151,18 @@ def describe(d: sandgate.Diagnostic) -> str:
     return f"{d.code} {d.severity} {d.input}:{d.path or '/'}{at} — {d.message}{hint}"
 
 
+def _related_matches(e: dict[str, Any], r: Any, positions: bool) -> bool:
+    if str(e.get("input") or "") != r.input or str(e.get("path") or "") != r.path:
+        return False
+    if not positions:
+        return True
+    if _is_int(e.get("line")) and (r.source is None or r.source.line != e["line"]):
+        return False
+    if _is_int(e.get("column")) and (r.source is None or r.source.column != e["column"]):
+        return False
+    return True
+
+
 def matches(e: dict[str, Any], d: sandgate.Diagnostic, positions: bool = True) -> bool:
     if e.get("code") != d.code or str(e.get("path") or "") != d.path:
         return False
@@ -161,6 +173,8 @@ def matches(e: dict[str, Any], d: sandgate.Diagnostic, positions: bool = True) -
     if "hint" in e and str(e["hint"]) != (d.hint or ""):
         return False
     if "message_contains" in e and str(e["message_contains"]) not in d.message:
+        return False
+    if "related" in e and not any(_related_matches(e["related"], r, positions) for r in d.related):
         return False
     if not positions:
         return True

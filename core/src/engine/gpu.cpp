@@ -136,7 +136,7 @@ void check_gpu(const RuleInput& in, const model::PolicyModel& pm, const Resoluti
       m = "this organization is not entitled to create GPU sandboxes";
       h = "GPU sandboxes are a private preview: ask your account team (or set gpu_allowed: true in --org)";
     });
-    if (in.org.gpu_allowed_origin.mark.known()) {
+    if (in.org.gpu_allowed_origin.mark.known() || !in.org.gpu_allowed_origin.path.empty()) {  // given as text or as a value
       found.related = in_org(in.org.gpu_allowed_origin);
       found.related_note = "the entitlement is set here";
     }
