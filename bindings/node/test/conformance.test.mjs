@@ -62,7 +62,7 @@ function loadCases(path) {
 }
 
 const describeActual = (d) =>
-  `${d.code} ${d.severity} ${d.input}:${d.path || '/'}${d.source ? ` @${d.source.line}:${d.source.column}` : ''} — ${d.message}${d.hint ? ` (hint: ${d.hint})` : ''}`;
+  `${d.code} ${d.severity} ${d.input}:${d.path || '/'}${d.source ? ` @${d.source.line}:${d.source.column}` : ''} — ${d.message}${d.hint ? ` (hint: ${d.hint})` : ''}${d.related.map((r) => ` [related: ${r.input}:${r.path || '/'}${r.source ? ` @${r.source.line}:${r.source.column}` : ''}]`).join('')}`;
 const describeExpected = (e) =>
   `${e.code} ${e.severity ?? '*'} ${e.input ?? '*'}:${e.path || '/'}${e.line !== undefined ? ` @${e.line}:${e.column ?? 0}` : ''}${e.hint !== undefined ? ` hint: ${e.hint}` : ''}${e.messageContains !== undefined ? ` message containing: ${e.messageContains}` : ''}${e.related !== undefined ? ` related: ${e.related.input}:${e.related.path}${e.related.line !== undefined ? ` @${e.related.line}:${e.related.column ?? 0}` : ''}` : ''}`;
 

@@ -148,7 +148,10 @@ def as_values(case: Case) -> dict[str, Any] | str:
 def describe(d: sandgate.Diagnostic) -> str:
     at = f" @{d.source.line}:{d.source.column}" if d.source else ""
     hint = f" (hint: {d.hint})" if d.hint else ""
-    return f"{d.code} {d.severity} {d.input}:{d.path or '/'}{at} — {d.message}{hint}"
+    related = "".join(
+        f" [related: {r.input}:{r.path or '/'}" + (f" @{r.source.line}:{r.source.column}" if r.source else "") + "]" for r in d.related
+    )
+    return f"{d.code} {d.severity} {d.input}:{d.path or '/'}{at} — {d.message}{hint}{related}"
 
 
 def _related_matches(e: dict[str, Any], r: Any, positions: bool) -> bool:
