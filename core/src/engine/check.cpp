@@ -112,9 +112,7 @@ Finding& Findings::add(Code code, FindingPlace at, FindingFormat format) {
   Finding& f = out_.emplace_back();
   f.code = code;
   f.severity = code_info(code).severity;
-  Side side = code_info(code).side;
-  if (f.severity == Severity::error && ((side == Side::python && client_ == Client::typescript) ||
-                                        (side == Side::typescript && client_ == Client::python))) {
+  if (f.severity == Severity::error && is_other_clients_rule(code_info(code).side, client_)) {
     f.severity = Severity::warning;
     f.other_client = true;
   }

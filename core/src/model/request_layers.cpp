@@ -74,11 +74,9 @@ Origin member_origin(const Member& m, Layer layer, std::string path = {}) {
 
 void apply_client(Diagnostic& d, Client client) {
   Side side = d.info().side;
-  bool other = (side == Side::python && client == Client::typescript) || (side == Side::typescript && client == Client::python);
-  if (!other || d.severity != Severity::error) return;
+  if (d.severity != Severity::error || !is_other_clients_rule(side, client)) return;
   d.severity = Severity::warning;
-  std::string sdk = side == Side::python ? "Python" : "TypeScript";
-  std::string note = "only the " + sdk + " SDK rejects this before sending";
+  std::string note = other_client_note(side);
   d.hint = d.hint.empty() ? note : d.hint + " (" + note + ")";
 }
 

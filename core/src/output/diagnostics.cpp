@@ -63,8 +63,7 @@ Diagnostic materialize(const FindingContext& cx, const Finding& f) {
   d.severity = f.severity;
   f.format(cx, f, d.message, d.hint);
   if (f.other_client) {
-    std::string sdk = d.info().side == Side::python ? "Python" : "TypeScript";
-    std::string note = "only the " + sdk + " SDK rejects this before sending";
+    std::string note = other_client_note(d.info().side);
     d.hint = d.hint.empty() ? note : d.hint + " (" + note + ")";
   }
   locate(cx, f.at, d.input, d.path, d.source);
