@@ -154,16 +154,17 @@ def describe(d: sandgate.Diagnostic) -> str:
     return f"{d.code} {d.severity} {d.input}:{d.path or '/'}{at} — {d.message}{hint}{related}"
 
 
+def _at(e: dict[str, Any], source: Any) -> bool:
+    """Whether `source` is at the entry's line and column, where the entry gives them."""
+    if _is_int(e.get("line")) and (source is None or source.line != e["line"]):
+        return False
+    return not (_is_int(e.get("column")) and (source is None or source.column != e["column"]))
+
+
 def _related_matches(e: dict[str, Any], r: Any, positions: bool) -> bool:
     if str(e.get("input") or "") != r.input or str(e.get("path") or "") != r.path:
         return False
-    if not positions:
-        return True
-    if _is_int(e.get("line")) and (r.source is None or r.source.line != e["line"]):
-        return False
-    if _is_int(e.get("column")) and (r.source is None or r.source.column != e["column"]):
-        return False
-    return True
+    return not positions or _at(e, r.source)
 
 
 def matches(e: dict[str, Any], d: sandgate.Diagnostic, positions: bool = True) -> bool:
@@ -179,13 +180,7 @@ def matches(e: dict[str, Any], d: sandgate.Diagnostic, positions: bool = True) -
         return False
     if "related" in e and not any(_related_matches(e["related"], r, positions) for r in d.related):
         return False
-    if not positions:
-        return True
-    if _is_int(e.get("line")) and (d.source is None or d.source.line != e["line"]):
-        return False
-    if _is_int(e.get("column")) and (d.source is None or d.source.column != e["column"]):
-        return False
-    return True
+    return not positions or _at(e, d.source)
 
 
 def compare_diagnostics(case: Case, result: sandgate.Result, positions: bool = True) -> list[str]:
