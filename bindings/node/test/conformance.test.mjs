@@ -29,6 +29,8 @@ const native = createRequire(import.meta.url)('../lib/native.js');
 const root = fileURLToPath(new URL('../../../tests/conformance/', import.meta.url));
 
 const str = (v) => (typeof v === 'string' ? v : '');
+// What an expected diagnostic may say; a misspelt key would be an expectation that is never checked.
+const EXPECTED_KEYS = new Set(['code', 'path', 'severity', 'input', 'line', 'column', 'hint', 'message_contains', 'related', 'python_exception']);
 const isInt = (v) => Number.isInteger(v);
 
 // Reads a case file as the C++ runner does: YAML 1.1 typing (as its loader and PyYAML), every
@@ -43,6 +45,8 @@ function loadCases(path) {
     assert.ok(c.expect && typeof c.expect === 'object' && !Array.isArray(c.expect), `${c.name}: no \`expect\``);
     const expected = (Array.isArray(c.expect.diagnostics) ? c.expect.diagnostics : []).map((d) => {
       assert.ok(str(d.code), `${c.name}: an expected diagnostic has no code`);
+      const unknown = Object.keys(d).filter((k) => !EXPECTED_KEYS.has(k));
+      assert.deepEqual(unknown, [], `${c.name}: an expected diagnostic has the unknown keys ${unknown.join(', ')}`);
       return {
         code: str(d.code),
         path: str(d.path),
@@ -52,6 +56,7 @@ function loadCases(path) {
         column: isInt(d.column) ? d.column : undefined,
         hint: d.hint === undefined ? undefined : String(d.hint),
         messageContains: d.message_contains === undefined ? undefined : String(d.message_contains),
+        pythonException: d.python_exception === undefined ? undefined : String(d.python_exception),
         related: d.related && typeof d.related === 'object'
           ? { input: str(d.related.input), path: str(d.related.path), line: isInt(d.related.line) ? d.related.line : undefined, column: isInt(d.related.column) ? d.related.column : undefined }
           : undefined,
@@ -64,7 +69,7 @@ function loadCases(path) {
 const describeActual = (d) =>
   `${d.code} ${d.severity} ${d.input}:${d.path || '/'}${d.source ? ` @${d.source.line}:${d.source.column}` : ''} — ${d.message}${d.hint ? ` (hint: ${d.hint})` : ''}${d.related.map((r) => ` [related: ${r.input}:${r.path || '/'}${r.source ? ` @${r.source.line}:${r.source.column}` : ''}]`).join('')}`;
 const describeExpected = (e) =>
-  `${e.code} ${e.severity ?? '*'} ${e.input ?? '*'}:${e.path || '/'}${e.line !== undefined ? ` @${e.line}:${e.column ?? 0}` : ''}${e.hint !== undefined ? ` hint: ${e.hint}` : ''}${e.messageContains !== undefined ? ` message containing: ${e.messageContains}` : ''}${e.related !== undefined ? ` related: ${e.related.input}:${e.related.path}${e.related.line !== undefined ? ` @${e.related.line}:${e.related.column ?? 0}` : ''}` : ''}`;
+  `${e.code} ${e.severity ?? '*'} ${e.input ?? '*'}:${e.path || '/'}${e.line !== undefined ? ` @${e.line}:${e.column ?? 0}` : ''}${e.hint !== undefined ? ` hint: ${e.hint}` : ''}${e.messageContains !== undefined ? ` message containing: ${e.messageContains}` : ''}${e.pythonException !== undefined ? ` python_exception: ${e.pythonException}` : ''}${e.related !== undefined ? ` related: ${e.related.input}:${e.related.path}${e.related.line !== undefined ? ` @${e.related.line}:${e.related.column ?? 0}` : ''}` : ''}`;
 
 function relatedMatches(e, r, positions) {
   if (e.input !== r.input || e.path !== r.path) return false;
@@ -80,6 +85,7 @@ function matches(e, d, positions = true) {
   if (e.input !== undefined && e.input !== d.input) return false;
   if (e.hint !== undefined && e.hint !== (d.hint ?? '')) return false;
   if (e.messageContains !== undefined && !d.message.includes(e.messageContains)) return false;
+  if (e.pythonException !== undefined && e.pythonException !== (d.python_exception ?? '')) return false;
   if (e.related !== undefined && !d.related.some((r) => relatedMatches(e.related, r, positions))) return false;
   if (!positions) return true;
   if (e.line !== undefined && (!d.source || d.source.line !== e.line)) return false;

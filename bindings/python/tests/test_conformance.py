@@ -3,7 +3,7 @@
 The files are read in place (no copy); the matching rules are those of tests/conformance/README.md
 and of the C++ runner, tests/conformance/conformance_cases.cpp, which this file mirrors:
 - expected diagnostics match the actual errors and warnings one to one (infos only with
-  `infos: true` on the case), on code and path, and on severity/input/line/column/hint/message_contains/related when given;
+  `infos: true` on the case), on code and path, and on severity/input/line/column/hint/message_contains/related/python_exception when given;
 - `exit` is 1 when any error is reported;
 - check cases load policy/runners/org first: if one cannot be read at all, its load errors are the
   whole result; otherwise the engine reports their errors itself.
@@ -55,6 +55,10 @@ def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+# What an expected diagnostic may say; a misspelt key would be an expectation that is never checked.
+EXPECTED_KEYS = {"code", "path", "severity", "input", "line", "column", "hint", "message_contains", "related", "python_exception"}
+
+
 def load_cases() -> list[Case]:
     cases: list[Case] = []
     for path in sorted(CONFORMANCE.rglob("*.yaml")):
@@ -69,6 +73,9 @@ def load_cases() -> list[Case]:
             expect = c.get("expect")
             assert isinstance(expect, dict), f"{rel} :: {c['name']}: no `expect`"
             exit_code = expect.get("exit")
+            for d in expect.get("diagnostics") or []:
+                unknown = set(d) - EXPECTED_KEYS
+                assert not unknown, f"{rel} :: {c['name']}: an expected diagnostic has the unknown keys {sorted(unknown)}"
             cases.append(
                 Case(
                     file=rel,
@@ -177,6 +184,8 @@ def matches(e: dict[str, Any], d: sandgate.Diagnostic, positions: bool = True) -
     if "hint" in e and str(e["hint"]) != (d.hint or ""):
         return False
     if "message_contains" in e and str(e["message_contains"]) not in d.message:
+        return False
+    if "python_exception" in e and str(e["python_exception"]) != (d.python_exception or ""):
         return False
     if "related" in e and not any(_related_matches(e["related"], r, positions) for r in d.related):
         return False

@@ -39,6 +39,7 @@ Request::~Request() = default;
 const Diagnostics& Request::diagnostics() const { return impl_->diagnostics; }
 bool Request::usable() const { return impl_->usable; }
 bool Request::has_errors() const { return impl_->has_errors; }
+
 bool is_other_clients_rule(Side side, Client client) {
   return (side == Side::python && client == Client::typescript) || (side == Side::typescript && client == Client::python);
 }
