@@ -136,10 +136,7 @@ void check_gpu(const RuleInput& in, const model::PolicyModel& pm, const Resoluti
       m = "this organization is not entitled to create GPU sandboxes";
       h = "GPU sandboxes are a private preview: ask your account team (or set gpu_allowed: true in --org)";
     });
-    if (in.org.gpu_allowed_origin.mark.known() || !in.org.gpu_allowed_origin.path.empty()) {  // given as text or as a value
-      found.related = in_org(in.org.gpu_allowed_origin);
-      found.related_note = "the entitlement is set here";
-    }
+    relate_org(found, in.org.gpu_allowed_origin, "the entitlement is set here");
   }
   if (in.org.max_gpus_per_sandbox && gpu.count > *in.org.max_gpus_per_sandbox) {
     Finding& found = f.add(Code::GPU_COUNT_EXCEEDED, in_request(gpu.count_or_gpu()), [](const FindingContext& cx, const Finding&, std::string& m, std::string& h) {
@@ -147,8 +144,7 @@ void check_gpu(const RuleInput& in, const model::PolicyModel& pm, const Resoluti
           std::to_string(*cx.inputs.org_model.max_gpus_per_sandbox) + " per sandbox";
       h = "request fewer GPUs, or ask support to raise the limit";
     });
-    found.related = in_org(in.org.max_gpus_origin);
-    found.related_note = "the limit is set here";
+    relate_org(found, in.org.max_gpus_origin, "the limit is set here");
   }
   // R-GPU-4: the policy's per-container cap (omitted = no cap, 0 forbids).
   if (pm.max_gpu_count && gpu.count > *pm.max_gpu_count) {

@@ -13,10 +13,7 @@ void choose_candidates(const RuleInput& in, Resolution& res, Findings& f) {
       m = "the organisation may not use serverless placement (serverless_allowed is false)";
       h = "place the sandbox on a CKS runner with placement_mode=\"cks\" and runner_ids";
     });
-    if (in.org.serverless_origin.mark.known() || !in.org.serverless_origin.path.empty()) {
-      found.related = in_org(in.org.serverless_origin);
-      found.related_note = "the entitlement is set here";
-    }
+    relate_org(found, in.org.serverless_origin, "the entitlement is set here");
   }
   res.candidates.clear();
   if (req.mode == PlacementMode::serverless) {

@@ -62,13 +62,15 @@ inline FindingPlace in_runners(const model::Origin& o) { return {&o, FindingInpu
 inline FindingPlace in_org(const model::Origin& o) { return {&o, FindingInput::org, false}; }
 inline FindingPlace in_request_or_root(const std::optional<model::Origin>& o) { return o ? in_request(*o) : request_root(); }
 
-// The policy field a request value was checked against, as the finding's other side (SPEC §3),
-// when the policy writes it.
-inline void relate_policy(Finding& f, const model::Origin& o, const char* note) {
+// The field of another input that a finding's request value was checked against, as its other
+// side (SPEC §3), when that input writes it: as text (a known mark) or as a value (a path).
+inline void relate(Finding& f, const model::Origin& o, FindingPlace (*in)(const model::Origin&), const char* note) {
   if (o.path.empty() && !o.mark.known()) return;
-  f.related = in_policy(o);
+  f.related = in(o);
   f.related_note = note;
 }
+inline void relate_policy(Finding& f, const model::Origin& o, const char* note) { relate(f, o, in_policy, note); }
+inline void relate_org(Finding& f, const model::Origin& o, const char* note) { relate(f, o, in_org, note); }
 
 // A memory size for messages: "4Gi", or "≈3687Mi" when it is not a whole number of Mi.
 std::string human_bytes(const Quantity& q);
