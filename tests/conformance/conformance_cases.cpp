@@ -229,6 +229,19 @@ std::vector<std::string> run_check(const Case& c) {
   expect_text("runtime_class", runtime_class ? runtime_class->value : "");
   expect_text("runtime_class_from", runtime_class ? runtime_class->from : "");
   expect_text("runner", std::string(r.runner_id()));
+  // `provenance` and `rules_applied`: a JSON Pointer into the resolved sandbox → the note expected
+  // there (null: no note at that pointer).
+  for (const char* key : {"provenance", "rules_applied"}) {
+    const Node* wanted_notes = expect->find(key);
+    if (!wanted_notes || !wanted_notes->is_object()) continue;
+    const PointerNotes& notes = std::string_view(key) == "provenance" ? r.provenance() : r.rules_applied();
+    for (const auto& m : wanted_notes->members) {
+      auto it = std::find_if(notes.begin(), notes.end(), [&](const auto& n) { return n.first == m.key; });
+      std::string actual = it == notes.end() ? "absent" : "\"" + it->second + "\"";
+      std::string wanted = m.value.is_null() ? "absent" : "\"" + m.value.text + "\"";
+      if (actual != wanted) failures.push_back(std::string(key) + " " + m.key + " is " + actual + ", expected " + wanted);
+    }
+  }
   // `slurm`: null = no Slurm mapping; else each given key (scheduler, CPUsPerTask, MinMemoryNode,
   // or a job parameter such as partition) must equal the mapping's value.
   if (const Node* slurm = expect->find("slurm")) {

@@ -259,6 +259,19 @@ function judgeCheck(c, result, positions) {
   expectText('runtime_class', result.runtime_class ? result.runtime_class.value : '');
   expectText('runtime_class_from', result.runtime_class ? result.runtime_class.from : '');
   expectText('runner', result.runner ? result.runner.id : '');
+  // `provenance` and `rules_applied`: pointer → the note expected there (null: no note).
+  for (const key of ['provenance', 'rules_applied']) {
+    const wantNotes = expect[key];
+    if (!wantNotes || typeof wantNotes !== 'object' || Array.isArray(wantNotes)) continue;
+    const notes = result[key] ?? {};
+    for (const [pointer, want] of Object.entries(wantNotes)) {
+      const got = Object.prototype.hasOwnProperty.call(notes, pointer) ? notes[pointer] : null;
+      if (got !== want) {
+        const shown = (v) => (v === null ? 'absent' : `"${v}"`);
+        failures.push(`${key} ${pointer} is ${shown(got)}, expected ${shown(want)}`);
+      }
+    }
+  }
   if (expect.resolved && typeof expect.resolved === 'object' && !Array.isArray(expect.resolved)) {
     for (const [pointer, want] of Object.entries(expect.resolved)) {
       const actual = resolvePointer(result.resolved ?? {}, pointer);

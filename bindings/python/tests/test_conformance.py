@@ -315,6 +315,16 @@ def run_check(case: Case, values: dict[str, Any] | None = None) -> list[str]:
         wanted = expect.get(key)
         if isinstance(wanted, str) and wanted != actual:
             failures.append(f'{key} is "{actual}", expected "{wanted}"')
+    # `provenance` and `rules_applied`: pointer → the note expected there (None: no note).
+    for key, notes in (("provenance", result.provenance), ("rules_applied", result.rules_applied)):
+        wanted_notes = expect.get(key)
+        if not isinstance(wanted_notes, dict):
+            continue
+        for pointer, wanted in wanted_notes.items():
+            got = notes.get(pointer)
+            if got != wanted:
+                shown = "absent" if got is None else f'"{got}"'
+                failures.append(f"{key} {pointer} is {shown}, expected " + ("absent" if wanted is None else f'"{wanted}"'))
     resolved = expect.get("resolved")
     if isinstance(resolved, dict):
         for pointer, wanted in resolved.items():
