@@ -142,15 +142,10 @@ def _wrong_kind(value: object, label: str) -> TypeError | None:
         )
     if isinstance(value, type):
         return TypeError(f"{label}: got the class {value.__qualname__}; pass an instance or a document")
-    kind = type(value)
-    if kind.__module__.split(".")[0] == "cwsandbox" and kind.__name__ in ("Sandbox", "Session"):
-        # Built from keyword arguments it keeps no record of: what it would send cannot be read back.
-        return TypeError(
-            f"{label}: got a cwsandbox {kind.__name__}, which keeps no record of the keyword arguments it was "
-            "built with; pass them as a dict (check(dict(container_image=..., resources=...))), or call "
-            "sandgate.presubmit.install(...) first to check every Sandbox(...) as it is built"
-        )
-    return None
+    # A cwsandbox Sandbox or Session: what it would send cannot be read back (the same advice as a
+    # nested one's SG_VALUE_UNSUPPORTED hint).
+    advice = _sandgate.sdk_handle_advice(value)
+    return TypeError(f"{label}: {advice}") if advice else None
 
 
 def _text(value: str | bytes | bytearray) -> bytes:

@@ -5,6 +5,7 @@
 
 
 #include "bind.h"
+#include "convert.h"
 #include "sandgate/diagnostic.h"
 #include "sandgate/errors.h"
 #include "sandgate/path_meant.h"
@@ -79,6 +80,9 @@ void bind_misc(py::module_& m) {
       .def_property_readonly("trimmed", &Quantity::trimmed)
       .def("compare", &compare, py::arg("other"), "-1, 0 or 1: the exact order of the two values.");
   m.def("parse_quantity", &parse_quantity, py::arg("text"), py::arg("grammar") = "sdk");
+  m.def("sdk_handle_advice", [](py::handle value) { return sdk_handle_advice(value.ptr()); }, py::arg("value"),
+        "What to pass instead of a cwsandbox Sandbox or Session, or \"\" for any other value.");
+
   m.def("path_meant", [](const std::string& path) {
     py::gil_scoped_release nogil;  // it lists directories
     return path_meant(path);

@@ -69,8 +69,7 @@ std::string take_error() {
 
 std::string type_name(PyObject* o) { return Py_TYPE(o)->tp_name; }
 
-// A cwsandbox Sandbox or Session: built from keyword arguments, which it does not keep (as
-// sandgate._inputs tells check()'s caller).
+// A cwsandbox Sandbox or Session: built from keyword arguments, which it does not keep.
 bool is_sdk_handle(PyObject* o) {
   const std::string name = type_name(o);
   if (name != "Sandbox" && name != "Session") return false;
@@ -389,10 +388,9 @@ class Converter {
       Py_DECREF(i);
       return n;
     }
+    std::string advice = sdk_handle_advice(o);
     report(Code::VALUE_UNSUPPORTED, "a value of type " + type_name(o) + " (" + describe(o) + ") cannot be checked",
-           is_sdk_handle(o) ? "a cwsandbox " + type_name(o) + " keeps no record of the keyword arguments it was built with: "
-                              "pass them as a dict, or call sandgate.presubmit.install(...) to check every Sandbox(...) as it is built"
-                            : "use dicts, lists, str, int, float, bool, None, or the SDK's option dataclasses");
+           advice.empty() ? "use dicts, lists, str, int, float, bool, None, or the SDK's option dataclasses" : advice);
     return Node::make_null();
   }
 
@@ -521,6 +519,14 @@ class Converter {
 };
 
 }  // namespace
+
+std::string sdk_handle_advice(PyObject* o) {
+  if (!is_sdk_handle(o)) return {};
+  return "a cwsandbox " + type_name(o) +
+         " keeps no record of the keyword arguments it was built with: pass them as a dict "
+         "(check(dict(container_image=..., resources=...))), or call sandgate.presubmit.install(...) first to check "
+         "every Sandbox(...) as it is built";
+}
 
 bool is_dataclass_instance(PyObject* o) {
   if (PyUnicode_CheckExact(o) || PyLong_CheckExact(o) || PyDict_CheckExact(o) || PyList_CheckExact(o) ||

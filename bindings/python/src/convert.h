@@ -27,6 +27,11 @@ struct Converted {
 Converted to_node(pybind11::handle value, const std::string& input, const std::string& base_path = "",
                   const Limits& limits = Limits{});
 
+// What to pass instead of a cwsandbox Sandbox or Session (built from keyword arguments it does not
+// keep), or "" for any other value: the one wording of check()'s TypeError for a whole input and of
+// SG_VALUE_UNSUPPORTED's hint for a nested value.
+std::string sdk_handle_advice(PyObject* o);
+
 // Whether `o` is an instance of a dataclass. Plain values (str, int, dict, …) answer at once: the
 // attribute probe raises and clears an AttributeError each time (a microsecond; check_many asked
 // it for every value of every record).

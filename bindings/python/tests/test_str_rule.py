@@ -132,8 +132,8 @@ def test_policy_constructor_builds_a_working_object(cwd: Path) -> None:
         (lambda: sandgate.Runners(sandgate.Org.from_dict({})), r"runners: got a sandgate\.Org"),
         (lambda: sandgate.Policy(sandgate.Policy), r"got the class"),
         # A built Sandbox keeps no record of its keywords: what to pass instead, not "cannot be checked".
-        (lambda: sandgate.check(Sandbox(container_image="python:3.12")), r"sandbox: got a cwsandbox Sandbox.*as a dict.*presubmit"),
-        (lambda: sandgate.check({}, defaults=Sandbox()), r"defaults: got a cwsandbox Sandbox"),
+        (lambda: sandgate.check(Sandbox(container_image="python:3.12")), r"sandbox: a cwsandbox Sandbox keeps no record.*as a dict.*presubmit"),
+        (lambda: sandgate.check({}, defaults=Sandbox()), r"defaults: a cwsandbox Sandbox keeps no record"),
         (lambda: sandgate.Policy.from_text({"constraints": {}}), r"Policy\.from_dict"),  # type: ignore[arg-type]
         (lambda: sandgate.Policy.from_text(Path("p.yaml")), r"Policy\.load"),  # type: ignore[arg-type]
         (lambda: sandgate.Policy.load({"constraints": {}}), r"takes a path"),  # type: ignore[arg-type]
@@ -156,6 +156,9 @@ def test_a_built_sandbox_among_check_many_records_is_told_what_to_pass() -> None
     assert d.code == "SG_VALUE_UNSUPPORTED" and d.message.startswith("a value of type Sandbox")
     assert "keeps no record of the keyword arguments" in d.hint and "presubmit.install" in d.hint
     assert "presubmit" not in other.errors[0].hint and "dicts, lists" in other.errors[0].hint
+    with pytest.raises(TypeError) as raised:
+        sandgate.check(Sandbox(container_image="python:3.12"))
+    assert str(raised.value) == "sandbox: " + d.hint  # one wording
 
 
 def test_none_means_not_given() -> None:
