@@ -302,11 +302,51 @@ bool prepare_layers(RequestCompiler& c) {
 
 namespace {
 
+// A single-container map or list (secrets, environment_variables) that a later layer merged into
+// the defaults' value: the key as that layer wrote it.
+struct GivenLater {
+  std::string key;
+  std::string input_key;  // as that layer spells it
+  Origin at;              // the key in that layer, its path written
+};
+
+void report_single_container_field(RequestCompiler& c, std::string_view input_key, const Origin& at) {
+  c.report_at(Code::CONTAINERS_WITH_SINGLE_FIELDS, at,
+              "\"" + std::string(input_key) + "\" is a single-container field, and containers= is set",
+              "move it into the container it belongs to");
+}
+
+// Leaves in a merged map or list only the entries `layer` gave.
+void keep_entries_of(MergedField& f, Layer layer) {
+  Node& v = f.member.value;
+  const bool map = v.is_object();
+  const std::size_t n = std::min(map ? v.members.size() : v.items.size(), f.parts.size());
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (f.parts[i].layer != layer) continue;
+    if (map) {
+      if (kept != i) v.members[kept] = std::move(v.members[i]);
+    } else if (kept != i) {
+      v.items[kept] = std::move(v.items[i]);
+    }
+    if (kept != i) f.parts[kept] = std::move(f.parts[i]);
+    ++kept;
+  }
+  if (map) {
+    v.members.erase(v.members.begin() + static_cast<std::ptrdiff_t>(kept), v.members.end());
+  } else {
+    v.items.erase(v.items.begin() + static_cast<std::ptrdiff_t>(kept), v.items.end());
+  }
+  f.parts.erase(f.parts.begin() + static_cast<std::ptrdiff_t>(kept), f.parts.end());
+}
+
 // containers= (or SandboxDefaults.containers) does not inherit the single-container fields from
 // SandboxDefaults, and cannot be combined with them as explicit keywords; the SDK compares only
 // the explicit keywords, so single-container fields beside containers in the defaults are
-// dropped, not refused.
-void drop_single_container_fields(RequestCompiler& c) {
+// dropped, not refused. A later layer's secrets or environment_variables merged into the
+// defaults' are explicit keywords all the same (found by fuzz_check: they were dropped with the
+// defaults, and the defaults were checked with the later layer's entries in them).
+void drop_single_container_fields(RequestCompiler& c, const std::vector<GivenLater>& given_later) {
   std::vector<MergedField> kept;
   for (auto& f : c.m.fields) {
     if (!is_one_of(f.member.key, k_single_container_fields)) {
@@ -314,14 +354,17 @@ void drop_single_container_fields(RequestCompiler& c) {
       continue;
     }
     if (f.origin.layer == Layer::defaults) {
+      auto later = std::find_if(given_later.rbegin(), given_later.rend(), [&](const GivenLater& g) { return g.key == f.member.key; });
+      if (later != given_later.rend()) {
+        report_single_container_field(c, later->input_key, later->at);
+        keep_entries_of(f, Layer::defaults);
+      }
       note_unread_default(c, f.member, ReplacedBy::containers());
       keep_replaced(c, f, ReplacedBy::containers());
     } else {
       Origin at = f.origin;
       at.path = pointer_join("", f.member.input_key());  // dropped: defer_origins never sees it
-      c.report_at(Code::CONTAINERS_WITH_SINGLE_FIELDS, at,
-                  "\"" + std::string(f.member.input_key()) + "\" is a single-container field, and containers= is set",
-                  "move it into the container it belongs to");
+      report_single_container_field(c, f.member.input_key(), at);
     }
   }
   c.m.fields = std::move(kept);
@@ -393,6 +436,13 @@ void merge_layers(RequestCompiler& c) {
   for (const auto& p : c.prepared) most += p.members.size();
   fields.reserve(most);
   std::optional<Layer> containers_layer;
+  std::vector<GivenLater> given_later;
+  // A later layer's single-container map or list merged into the defaults' (see above).
+  auto note_given_later = [&](const Member& mem, const MergedField& existing, const Origin& o, Layer layer) {
+    if (layer == Layer::defaults || existing.origin.layer != Layer::defaults || !is_one_of(mem.key, k_single_container_fields)) return;
+    GivenLater& g = given_later.emplace_back(GivenLater{mem.key, std::string(mem.input_key()), o});
+    g.at.path = pointer_join("", mem.input_key());
+  };
   if (c.docs[index(Layer::sandbox)]) {
     const Node* tpl = c.prepared[index(Layer::sandbox)].find("template_id");
     c.m.from_template = tpl && !tpl->is_null();
@@ -431,6 +481,7 @@ void merge_layers(RequestCompiler& c) {
         } else if (!existing || !existing->member.value.is_object()) {
           if (!v.members.empty() || !existing) set(mem, std::move(o), existing, is_map, is_list);
         } else {
+          note_given_later(mem, *existing, o, layer);
           Node& map = existing->member.value;
           // Keys by position, so a merge costs linear time whatever the sizes (the reserve keeps
           // the views valid while entries are added).
@@ -459,6 +510,7 @@ void merge_layers(RequestCompiler& c) {
       if (is_list) {
         // Earlier layers first, then later ones, duplicates kept as the SDK sends them.
         if (existing && existing->member.value.is_array() && v.is_array()) {
+          note_given_later(mem, *existing, o, layer);
           const std::string at_list = pointer_join("", mem.input_key());
           for (std::size_t i = 0; i < v.items.size(); ++i) {
             existing->parts.push_back({pointer_join(at_list, i), v.items[i].mark, {}, layer});
@@ -473,7 +525,7 @@ void merge_layers(RequestCompiler& c) {
       set(mem, std::move(o), existing, is_map, is_list);  // scalars, lists (runner_ids: [] clears) and whole objects (resources, network)
     }
   }
-  if (containers_layer) drop_single_container_fields(c);
+  if (containers_layer) drop_single_container_fields(c, given_later);
   report_unread_defaults(c);
   defer_origins(c.m);
   c.m.index_fields();  // the fields are final
