@@ -21,8 +21,11 @@ TEST(ClientRules, only_the_other_sdks_rule_is_the_other_clients) {
   }
   EXPECT_FALSE(is_other_clients_rule(Side::python, Client::python));
   EXPECT_FALSE(is_other_clients_rule(Side::typescript, Client::typescript));
-  EXPECT_EQ(other_client_note(Side::python), "only the Python SDK rejects this before sending");
-  EXPECT_EQ(other_client_note(Side::typescript), "only the TypeScript SDK rejects this before sending");
+  std::string none, own = "quote it";
+  add_other_client_note(none, Side::python);
+  add_other_client_note(own, Side::typescript);
+  EXPECT_EQ(none, "only the Python SDK rejects this before sending");
+  EXPECT_EQ(own, "quote it (only the TypeScript SDK rejects this before sending)");
 }
 
 TEST(ClientRules, the_engine_makes_the_other_sdks_error_a_warning) {

@@ -30,10 +30,11 @@ std::string_view provenance_name(Layer layer);
 enum class Client : std::uint8_t { python, typescript };
 
 // SPEC §1.3: a rule that only the other SDK checks before sending is a warning, not an error, for
-// `client`; its hint then carries other_client_note(side) ("only the Python SDK rejects this
-// before sending"). The request compiler and the engine both apply it through these two.
+// `client`; add_other_client_note then ends its hint with "only the Python SDK rejects this before
+// sending" (in parentheses after a hint of its own). The request compiler and the engine both
+// apply it through these two.
 bool is_other_clients_rule(Side side, Client client);
-std::string other_client_note(Side side);
+void add_other_client_note(std::string& hint, Side side);
 
 struct CheckOptions {
   std::string client = "python";  // "python" or "typescript" (SPEC §1.3)

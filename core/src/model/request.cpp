@@ -44,8 +44,9 @@ bool is_other_clients_rule(Side side, Client client) {
   return (side == Side::python && client == Client::typescript) || (side == Side::typescript && client == Client::python);
 }
 
-std::string other_client_note(Side side) {
-  return std::string("only the ") + (side == Side::python ? "Python" : "TypeScript") + " SDK rejects this before sending";
+void add_other_client_note(std::string& hint, Side side) {
+  std::string note = std::string("only the ") + (side == Side::python ? "Python" : "TypeScript") + " SDK rejects this before sending";
+  hint = hint.empty() ? std::move(note) : hint + " (" + note + ")";
 }
 
 Client Request::client() const { return impl_->model.client; }

@@ -76,8 +76,7 @@ void apply_client(Diagnostic& d, Client client) {
   Side side = d.info().side;
   if (d.severity != Severity::error || !is_other_clients_rule(side, client)) return;
   d.severity = Severity::warning;
-  std::string note = other_client_note(side);
-  d.hint = d.hint.empty() ? note : d.hint + " (" + note + ")";
+  add_other_client_note(d.hint, side);
 }
 
 Cursor RequestCompiler::root() const { return Cursor{nullptr, nullptr, "", Layer::sandbox}; }

@@ -62,10 +62,7 @@ Diagnostic materialize(const FindingContext& cx, const Finding& f) {
   d.code = f.code;
   d.severity = f.severity;
   f.format(cx, f, d.message, d.hint);
-  if (f.other_client) {
-    std::string note = other_client_note(d.info().side);
-    d.hint = d.hint.empty() ? note : d.hint + " (" + note + ")";
-  }
+  if (f.other_client) add_other_client_note(d.hint, d.info().side);
   locate(cx, f.at, d.input, d.path, d.source);
   d.walk_order = mark_of(f.at).walk_order();
   if (f.related_note) {
