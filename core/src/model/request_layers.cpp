@@ -323,12 +323,14 @@ void keep_entries_of(MergedField& f, Layer layer) {
   std::size_t kept = 0;
   for (std::size_t i = 0; i < n; ++i) {
     if (f.parts[i].layer != layer) continue;
-    if (map) {
-      if (kept != i) v.members[kept] = std::move(v.members[i]);
-    } else if (kept != i) {
-      v.items[kept] = std::move(v.items[i]);
+    if (kept != i) {
+      if (map) {
+        v.members[kept] = std::move(v.members[i]);
+      } else {
+        v.items[kept] = std::move(v.items[i]);
+      }
+      f.parts[kept] = std::move(f.parts[i]);
     }
-    if (kept != i) f.parts[kept] = std::move(f.parts[i]);
     ++kept;
   }
   if (map) {
