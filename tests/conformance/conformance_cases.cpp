@@ -34,6 +34,7 @@ std::string describe(const ExpectedDiagnostic& e) {
   ss << e.code << " " << e.severity.value_or("*") << " " << e.input.value_or("*") << ":" << (e.path.empty() ? "/" : e.path);
   if (e.line) ss << " @" << *e.line << ":" << e.column.value_or(0);
   if (e.hint) ss << " hint: " << *e.hint;
+  if (e.message) ss << " message: " << *e.message;
   if (e.message_contains) ss << " message containing: " << *e.message_contains;
   if (e.python_exception) ss << " python_exception: " << *e.python_exception;
   if (e.related) {
@@ -51,6 +52,7 @@ bool matches(const ExpectedDiagnostic& e, const Diagnostic& d) {
   if (e.column && (!d.source || d.source->column != *e.column)) return false;
   if (e.hint && *e.hint != d.hint) return false;
   if (e.python_exception && *e.python_exception != d.info().python_exception) return false;
+  if (e.message && *e.message != d.message) return false;
   if (e.message_contains && d.message.find(*e.message_contains) == std::string::npos) return false;
   if (e.related && std::none_of(d.related.begin(), d.related.end(), [&](const Related& r) {
         const ExpectedRelated& x = *e.related;
@@ -99,7 +101,8 @@ std::vector<Case> load_cases(const std::string& text, const std::string& file, s
         // A misspelt key would be an expectation that is never checked.
         for (const auto& m : d.members) {
           static constexpr std::string_view k_keys[] = {"code", "path", "severity", "input", "line", "column",
-                                                        "hint", "message_contains", "related", "python_exception"};
+                                                        "hint", "message", "message_contains", "related",
+                                                        "python_exception"};
           if (std::find(std::begin(k_keys), std::end(k_keys), m.key) == std::end(k_keys)) {
             errors.push_back(k.name + ": an expected diagnostic has the unknown key \"" + m.key + "\"");
           }
@@ -111,6 +114,7 @@ std::vector<Case> load_cases(const std::string& text, const std::string& file, s
         if (const Node* l = d.find("line"); l && l->is_int()) e.line = static_cast<int>(l->integer);
         if (const Node* col = d.find("column"); col && col->is_int()) e.column = static_cast<int>(col->integer);
         if (const Node* h = d.find("hint")) e.hint = h->text;
+        if (const Node* m = d.find("message")) e.message = m->text;
         if (const Node* m = d.find("message_contains")) e.message_contains = m->text;
         if (const Node* x = d.find("python_exception")) e.python_exception = x->text;
         if (const Node* r = d.find("related"); r && r->is_object()) {

@@ -20,6 +20,7 @@ struct ExpectedDiagnostic {
   std::optional<std::string> severity, input;
   std::optional<int> line, column;
   std::optional<std::string> hint;  // the whole hint, when given
+  std::optional<std::string> message;  // the whole message, when given
   std::optional<std::string> message_contains;  // a part of the message, when given
   std::optional<ExpectedRelated> related;
   std::optional<std::string> python_exception;  // the class cwsandbox raises for it

@@ -30,7 +30,7 @@ const root = fileURLToPath(new URL('../../../tests/conformance/', import.meta.ur
 
 const str = (v) => (typeof v === 'string' ? v : '');
 // What an expected diagnostic may say; a misspelt key would be an expectation that is never checked.
-const EXPECTED_KEYS = new Set(['code', 'path', 'severity', 'input', 'line', 'column', 'hint', 'message_contains', 'related', 'python_exception']);
+const EXPECTED_KEYS = new Set(['code', 'path', 'severity', 'input', 'line', 'column', 'hint', 'message', 'message_contains', 'related', 'python_exception']);
 const isInt = (v) => Number.isInteger(v);
 
 // Reads a case file as the C++ runner does: YAML 1.1 typing (as its loader and PyYAML), every
@@ -55,6 +55,7 @@ function loadCases(path) {
         line: isInt(d.line) ? d.line : undefined,
         column: isInt(d.column) ? d.column : undefined,
         hint: d.hint === undefined ? undefined : String(d.hint),
+        message: d.message === undefined ? undefined : String(d.message),
         messageContains: d.message_contains === undefined ? undefined : String(d.message_contains),
         pythonException: d.python_exception === undefined ? undefined : String(d.python_exception),
         related: d.related && typeof d.related === 'object'
@@ -69,7 +70,7 @@ function loadCases(path) {
 const describeActual = (d) =>
   `${d.code} ${d.severity} ${d.input}:${d.path || '/'}${d.source ? ` @${d.source.line}:${d.source.column}` : ''} — ${d.message}${d.hint ? ` (hint: ${d.hint})` : ''}${d.related.map((r) => ` [related: ${r.input}:${r.path || '/'}${r.source ? ` @${r.source.line}:${r.source.column}` : ''}]`).join('')}`;
 const describeExpected = (e) =>
-  `${e.code} ${e.severity ?? '*'} ${e.input ?? '*'}:${e.path || '/'}${e.line !== undefined ? ` @${e.line}:${e.column ?? 0}` : ''}${e.hint !== undefined ? ` hint: ${e.hint}` : ''}${e.messageContains !== undefined ? ` message containing: ${e.messageContains}` : ''}${e.pythonException !== undefined ? ` python_exception: ${e.pythonException}` : ''}${e.related !== undefined ? ` related: ${e.related.input}:${e.related.path}${e.related.line !== undefined ? ` @${e.related.line}:${e.related.column ?? 0}` : ''}` : ''}`;
+  `${e.code} ${e.severity ?? '*'} ${e.input ?? '*'}:${e.path || '/'}${e.line !== undefined ? ` @${e.line}:${e.column ?? 0}` : ''}${e.hint !== undefined ? ` hint: ${e.hint}` : ''}${e.message !== undefined ? ` message: ${e.message}` : ''}${e.messageContains !== undefined ? ` message containing: ${e.messageContains}` : ''}${e.pythonException !== undefined ? ` python_exception: ${e.pythonException}` : ''}${e.related !== undefined ? ` related: ${e.related.input}:${e.related.path}${e.related.line !== undefined ? ` @${e.related.line}:${e.related.column ?? 0}` : ''}` : ''}`;
 
 function relatedMatches(e, r, positions) {
   if (e.input !== r.input || e.path !== r.path) return false;
@@ -84,6 +85,7 @@ function matches(e, d, positions = true) {
   if (e.severity !== undefined && e.severity !== d.severity) return false;
   if (e.input !== undefined && e.input !== d.input) return false;
   if (e.hint !== undefined && e.hint !== (d.hint ?? '')) return false;
+  if (e.message !== undefined && e.message !== d.message) return false;
   if (e.messageContains !== undefined && !d.message.includes(e.messageContains)) return false;
   if (e.pythonException !== undefined && e.pythonException !== (d.python_exception ?? '')) return false;
   if (e.related !== undefined && !d.related.some((r) => relatedMatches(e.related, r, positions))) return false;

@@ -3,7 +3,7 @@
 The files are read in place (no copy); the matching rules are those of tests/conformance/README.md
 and of the C++ runner, tests/conformance/conformance_cases.cpp, which this file mirrors:
 - expected diagnostics match the actual errors and warnings one to one (infos only with
-  `infos: true` on the case), on code and path, and on severity/input/line/column/hint/message_contains/related/python_exception when given;
+  `infos: true` on the case), on code and path, and on severity/input/line/column/hint/message/message_contains/related/python_exception when given;
 - `exit` is 1 when any error is reported;
 - check cases load policy/runners/org first: if one cannot be read at all, its load errors are the
   whole result; otherwise the engine reports their errors itself.
@@ -56,7 +56,7 @@ def _is_int(v: object) -> bool:
 
 
 # What an expected diagnostic may say; a misspelt key would be an expectation that is never checked.
-EXPECTED_KEYS = {"code", "path", "severity", "input", "line", "column", "hint", "message_contains", "related", "python_exception"}
+EXPECTED_KEYS = {"code", "path", "severity", "input", "line", "column", "hint", "message", "message_contains", "related", "python_exception"}
 
 
 def load_cases() -> list[Case]:
@@ -182,6 +182,8 @@ def matches(e: dict[str, Any], d: sandgate.Diagnostic, positions: bool = True) -
     if "input" in e and str(e["input"]) != (d.input or ""):
         return False
     if "hint" in e and str(e["hint"]) != (d.hint or ""):
+        return False
+    if "message" in e and str(e["message"]) != d.message:
         return False
     if "message_contains" in e and str(e["message_contains"]) not in d.message:
         return False
