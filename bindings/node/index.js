@@ -576,7 +576,9 @@ class Checker {
     const sj = plainJson(s);
     const dj = plainJson(d);
     const oj = plainJson(o);
-    const hints = joinHints(this.#hints, textHints([['sandbox', sandbox, s], ['defaults', defaults, d], ['overrides', overrides, o]]));
+    // (Most checks take values, not text: no hint list to build for them.)
+    const hints = typeof sandbox !== 'string' && typeof defaults !== 'string' && typeof overrides !== 'string' ? this.#hints
+      : joinHints(this.#hints, textHints([['sandbox', sandbox, s], ['defaults', defaults, d], ['overrides', overrides, o]]));
     return answer(sj !== undefined && unchanging(d, dj) && unchanging(o, oj),
       (lazy) => native.check(context, s, d, o, sj, dj, oj, lazy), hints);
   }

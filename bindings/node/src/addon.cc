@@ -109,7 +109,7 @@ sandgate::Request::OwnedLayers layers_arg(const Napi::CallbackInfo& info, std::s
 // result is kept (kept_results.h) and only its id goes over, negated when the result is not ok;
 // index.js fills the fields from it on first read (resultHead, resultWhole). Otherwise the whole
 // result, as JSON text or as an object (result_json.h).
-Napi::Value answer(Napi::Env env, sandgate::Result r, bool lazy) {
+Napi::Value answer(Napi::Env env, sandgate::Result&& r, bool lazy) {
   if (lazy && results_as_text()) {
     const bool ok = r.ok();
     const double id = keep_result(env, std::move(r));

@@ -36,7 +36,7 @@ Ring::Slot* slot_of(Napi::Env env, double id) {
 
 }  // namespace
 
-double keep_result(Napi::Env env, sandgate::Result r) {
+double keep_result(Napi::Env env, sandgate::Result&& r) {
   Ring& g = ring(env);
   const std::uint64_t id = g.next++;
   Ring::Slot& s = g.slots[id % k_kept_results];

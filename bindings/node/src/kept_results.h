@@ -22,7 +22,7 @@ namespace sandgate_node {
 constexpr std::size_t k_kept_results = 64;
 
 // Keeps `r`; returns its id (1, 2, …: a JS number holds each exactly).
-double keep_result(Napi::Env env, sandgate::Result r);
+double keep_result(Napi::Env env, sandgate::Result&& r);
 
 // The result kept under `id`, or null when later checks have taken its place (or `id` is none).
 const sandgate::Result* kept_result(Napi::Env env, double id);
