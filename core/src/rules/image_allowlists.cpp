@@ -49,9 +49,9 @@ DeadEntry dead_image_entry(std::string_view entry, bool registry) {
     if (first == end) return {"it is blank", ""};
     while (blank(entry[end - 1])) --end;
     for (std::size_t i = first; i < end; ++i) {
-      if (blank(entry[i])) return {"image references have no spaces", ""};
+      if (blank(entry[i])) return {"image references have no white space", ""};
     }
-    return {"image references have no spaces", std::string(entry.substr(first, end - first))};
+    return {"image references have no white space", std::string(entry.substr(first, end - first))};
   }
   if (!registry) return {};
   if (at != none) {
