@@ -436,6 +436,33 @@ TEST(Quantity, messages_quote_like_python_repr) {
   EXPECT_EQ(parse_error("\xe2\x82\xac" "5").message, "unrecognized quantity format: '\xe2\x82\xac" "5'");
 }
 
+// The ends of each UTF-8 lead range and of each second-byte range (overlongs, surrogates and code
+// points past U+10FFFF excluded): a well-formed sequence is kept, a byte of an ill-formed one is
+// escaped, as Python's repr shows what decoding with surrogateescape gave it.
+TEST(Quantity, messages_keep_exactly_the_well_formed_utf8) {
+  const auto shown = [](std::string_view text) {
+    const std::string m = parse_error(text).message;
+    const std::string_view prefix = "unrecognized quantity format: '";
+    EXPECT_EQ(m.compare(0, prefix.size(), prefix), 0) << m;
+    return m.substr(prefix.size(), m.size() - prefix.size() - 1);
+  };
+  for (const char* kept : {"\xc2\x80", "\xdf\xbf", "\xe0\xa0\x80", "\xe1\x80\x80", "\xed\x9f\xbf",
+                           "\xef\xbf\xbf", "\xf0\x90\x80\x80", "\xf0\xbf\xbf\xbf", "\xf4\x80\x80\x80",
+                           "\xf4\x8f\xbf\xbf", "\xf1\x80\xbf\x80"}) {
+    EXPECT_EQ(shown(std::string("1") + kept), std::string("1") + kept) << "kept";
+  }
+  EXPECT_EQ(shown("1\xc1\xbf"), R"(1\xc1\xbf)");          // a lead below C2 is an overlong
+  EXPECT_EQ(shown("1\xe0\x9f\xbf"), R"(1\xe0\x9f\xbf)");  // E0 needs A0 or more
+  EXPECT_EQ(shown("1\xed\xa0\x80"), R"(1\xed\xa0\x80)");  // ED A0: a surrogate
+  EXPECT_EQ(shown("1\xf0\x8f\xbf\xbf"), R"(1\xf0\x8f\xbf\xbf)");  // F0 needs 90 or more
+  EXPECT_EQ(shown("1\xf4\x90\x80\x80"), R"(1\xf4\x90\x80\x80)");  // past U+10FFFF
+  EXPECT_EQ(shown("1\xf5\x80\x80\x80"), R"(1\xf5\x80\x80\x80)");  // no lead past F4
+  EXPECT_EQ(shown("1\xe1\x80\x7f"), R"(1\xe1\x80\x7f)");  // a third byte below 80
+  EXPECT_EQ(shown("1\xe1\x80\xc0"), R"(1\xe1\x80\xc0)");  // a third byte past BF
+  EXPECT_EQ(shown("1\xc2\x7f"), R"(1\xc2\x7f)");          // a second byte below 80
+  EXPECT_EQ(shown("1\xdf\xc0"), R"(1\xdf\xc0)");          // a second byte past BF
+}
+
 TEST(Quantity, length_limit_is_64_characters) {
   const std::string ok64 = "0." + std::string(61, '0') + "1";  // 64 characters
   ASSERT_EQ(ok64.size(), 64U);
