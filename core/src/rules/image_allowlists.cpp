@@ -48,10 +48,10 @@ DeadEntry dead_image_entry(std::string_view entry, bool registry) {
     while (first < end && blank(entry[first])) ++first;
     if (first == end) return {"it is blank", ""};
     while (blank(entry[end - 1])) --end;
-    for (std::size_t i = first; i < end; ++i) {
-      if (blank(entry[i])) return {"image references have no white space", ""};
-    }
-    return {"image references have no white space", std::string(entry.substr(first, end - first))};
+    // Only white space around the reference has a fix to suggest: the reference without it.
+    const std::string_view inner = entry.substr(first, end - first);
+    const bool inside = std::any_of(inner.begin(), inner.end(), blank);
+    return {"image references have no white space", inside ? std::string() : std::string(inner)};
   }
   if (!registry) return {};
   if (at != none) {
