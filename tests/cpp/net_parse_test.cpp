@@ -41,6 +41,11 @@ TEST(CidrSyntax, prefixes_read_as_netip_reads_them) {
       {"10.0.0/8", "syntax"},          // three octets
       {"10.0.0.0.0/8", "syntax"},      // five octets
       {"10.0.0.0", "syntax"},          // no length
+      {"10.0.0.0/", "syntax"},         // an empty length
+      {"10..0.0/8", "syntax"},         // an empty octet
+      {"1a.0.0.0/8", "syntax"},        // a letter in an octet
+      {"10.0.0.0/3a", "syntax"},       // a letter in the length
+      {"1000.0.0.0/8", "syntax"},      // four digits
       {"10.192.0.0/9", "not_canonical"},
       {"10.128.0.0/9", "none"},
       {"10.0.0.1/8", "not_canonical"},
@@ -49,6 +54,15 @@ TEST(CidrSyntax, prefixes_read_as_netip_reads_them) {
       {"::/0", "none"},
       {"1:2:3:4:5:6:7:8/128", "none"},
       {"1:2:3:4:5:6:7/128", "syntax"},      // seven groups, no ::
+      {"1:2:3:4:5:6::7/128", "none"},       // seven groups, :: standing for one
+      {"1:2:3:4:5:6:7:8:g/128", "syntax"},  // a bad ninth group after eight good ones
+      {"A::/16", "none"},                   // the ends of the uppercase hex digits
+      {"F::/16", "none"},
+      {"G::/16", "syntax"},
+      {"g::/16", "syntax"},
+      {"::g/128", "syntax"},
+      {"1::g/128", "syntax"},
+      {"::1.2.3.256/128", "syntax"},        // a bad IPv4 tail
       {"1:2:3:4::5:6:7:8/128", "syntax"},   // :: must stand for at least one group
       {"1::2::3/128", "syntax"},            // two ::
       {"2001:0db80::/32", "syntax"},        // five hex digits
@@ -117,6 +131,8 @@ TEST(HostnameSyntax, labels_subdomains_and_wildcards_follow_kubernetes) {
   EXPECT_TRUE(is_dns1123_label(std::string(63, 'a')));
   EXPECT_FALSE(is_dns1123_label(std::string(64, 'a')));
   EXPECT_TRUE(is_dns1123_label("a-1"));
+  EXPECT_TRUE(is_dns1123_label("z-0"));  // the ends of both character ranges
+  EXPECT_TRUE(is_dns1123_label("9"));
   for (const char* bad : {"", "-a", "a-", "A", "a_b", "a.b"}) EXPECT_FALSE(is_dns1123_label(bad)) << bad;
 
   ASSERT_EQ(subdomain(253).size(), 253u);
@@ -124,6 +140,7 @@ TEST(HostnameSyntax, labels_subdomains_and_wildcards_follow_kubernetes) {
   ASSERT_EQ(subdomain(254).size(), 254u);
   EXPECT_FALSE(is_dns1123_subdomain(subdomain(254)));
   EXPECT_TRUE(is_dns1123_subdomain("a-b.c"));
+  EXPECT_TRUE(is_dns1123_subdomain("0.9"));  // labels that are digits alone, at both ends
   for (const char* bad : {"", "a..b", ".a", "a.", "a-.b", "a.-b", "a_b.c", "A.b"}) {
     EXPECT_FALSE(is_dns1123_subdomain(bad)) << bad;
   }

@@ -90,7 +90,28 @@ TEST(YamlTyping, plain_scalars_read_as_pyyaml_reads_them) {
       {"018", "string"},
       {"09", "string"},
       {"0o17", "string"},
+      // Every end of the hex digit ranges, and a letter past them.
+      {"0xa", "int:10"},
+      {"0xf", "int:15"},
+      {"0xA", "int:10"},
+      {"0xF", "int:15"},
+      {"0xg", "string"},
+      {"0xG", "string"},
+      {"0x1g", "string"},
+      {"00", "int:0"},
+      {"010", "int:8"},
+      {"0_7", "int:7"},
+      {"+_5", "string"},  // [-+]?[1-9][0-9_]*: a digit comes first
+      {"-_1", "string"},
+      {"1:59", "int:119"},
       {"1:60", "string"},
+      {"+:30", "string"},
+      {".5:30", "string"},
+      {"1a:30", "string"},
+      {"1::30", "string"},
+      {"1:30x", "string"},
+      {"1:5_", "string"},
+      {"1_:30", "int:90"},
       {"1:123", "string"},
       {"1:5:07", "int:3907"},
       {"0:30", "string"},
@@ -157,21 +178,24 @@ TEST(YamlTyping, an_overflowing_negative_clamps_to_the_smallest_int64) {
   EXPECT_EQ(w->integer, std::numeric_limits<std::int64_t>::max());
 }
 
-// An explicit core tag types the value as PyYAML does, or the value is SG_YAML_TAG: `!!float 1` is
-// the float 1.0, `!!int 99999999999999999999` is still flagged past int64, `!!bool yes` is still
-// a YAML 1.1 word (SG_YAML11_BOOLEAN where a bool is wanted), `!!null Null` is null (yaml-cpp
-// reports untagged null words itself, so the tag is the only way here to the resolver's null
-// words), and `!!int 1.5` and `!!bool 1` are errors (PyYAML raises on both). So are the odd forms
-// PyYAML would still construct and design.md keeps stricter: `!!float 1e3`, `!!int 0o17`,
-// `!!bool YeS`, and `!!null` over text that is not a null word (PyYAML ignores the text).
+// An explicit core tag types the value as PyYAML does, or the value is SG_YAML_TAG: `!!float 1`
+// is the float 1.0 and `!!float 1.5` stays 1.5, `!!int 99999999999999999999` is still flagged
+// past int64, `!!bool yes` is still a YAML 1.1 word (SG_YAML11_BOOLEAN where a bool is wanted),
+// `!!null Null` is null (yaml-cpp reports untagged null words itself, so the tag is the only way
+// here to the resolver's null words), and `!!int 1.5` and `!!bool 1` are errors (PyYAML raises
+// on both). So are the odd forms PyYAML would still construct and design.md keeps stricter:
+// `!!float 1e3`, `!!int 0o17`, `!!bool YeS`, and `!!null` over text that is not a null word
+// (PyYAML ignores the text).
 TEST(YamlTyping, core_tags_type_the_value_or_are_an_error) {
   Document d = load_document("f: !!float 1\nbig: !!int 99999999999999999999\nb: !!bool yes\n"
-                             "n1: !!null Null\nn2: !!null NULL\nn3: !!null ~\n",
+                             "n1: !!null Null\nn2: !!null NULL\nn3: !!null ~\nhalf: !!float 1.5\n",
                              Format::yaml, "t.yaml", "policy");
   ASSERT_TRUE(d.loaded);
   EXPECT_TRUE(d.diagnostics.empty());
   ASSERT_EQ(d.root.find("f")->kind, NodeKind::number);
   EXPECT_EQ(d.root.find("f")->number, 1.0);
+  ASSERT_EQ(d.root.find("half")->kind, NodeKind::number);
+  EXPECT_EQ(d.root.find("half")->number, 1.5);
   ASSERT_TRUE(d.root.find("big")->is_int());
   EXPECT_TRUE(d.root.find("big")->int_overflow);
   ASSERT_TRUE(d.root.find("b")->is_bool());
