@@ -32,6 +32,18 @@ TEST(DiffFieldName, dotted_with_quoted_keys_and_indexes) {
   // a quote or a backslash inside a quoted key is escaped, so the name reads back unambiguously
   EXPECT_EQ(field_name("/base/metadata/annotations/a\"b"), "base.metadata.annotations[\"a\\\"b\"]");
   EXPECT_EQ(field_name("/base/metadata/labels/a\\b"), "base.metadata.labels[\"a\\\\b\"]");
+  // a key may start with an underscore and stay a dotted name; one starting with a digit is quoted
+  EXPECT_EQ(field_name("/base/metadata/labels/_team"), "base.metadata.labels._team");
+  EXPECT_EQ(field_name("/base/metadata/labels/1a"), "base.metadata.labels[\"1a\"]");
+}
+
+// The class names of SPEC §10.3 read back to their class, and nothing else reads as one.
+TEST(DiffClassName, every_class_reads_back_by_its_name) {
+  for (std::size_t i = 0; i < k_diff_classes; ++i) {
+    auto cls = static_cast<DiffClass>(i);
+    EXPECT_EQ(diff_class_from_name(to_string(cls)), cls) << to_string(cls);
+  }
+  for (const char* other : {"", "newly-rejected", "Unchanged", "changed"}) EXPECT_FALSE(diff_class_from_name(other)) << other;
 }
 
 TEST(DiffAttribution, a_location_matches_the_field_its_parent_or_an_item) {
