@@ -171,6 +171,29 @@ TEST(Records, wrapper_layers_and_their_diagnostics) {
   EXPECT_EQ(rs[4].problem->path, "/defaults");
 }
 
+// A load diagnostic goes with the layer its path lies under, the prefix taken off; one about the
+// record itself (its id written twice) makes the record unreadable, at its own path.
+TEST(JsonLines, load_diagnostics_go_with_their_layer) {
+  auto rs = read_all(
+      "{\"sandbox\":{},\"defaults\":{\"tags\":[],\"tags\":[]},\"overrides\":{\"tags\":[],\"tags\":[]}}\n"
+      "{\"id\":\"a\",\"id\":\"b\",\"sandbox\":{}}\n"
+      "{\"sandbox\":{},\"sandbox\":{}}\n");
+  ASSERT_EQ(rs.size(), 3u);
+  ASSERT_TRUE(rs[0].readable()) << code_of(rs[0]);
+  ASSERT_TRUE(rs[0].defaults && rs[0].overrides);
+  ASSERT_EQ(rs[0].defaults->diagnostics.size(), 1u);
+  EXPECT_EQ(rs[0].defaults->diagnostics[0].path, "/tags");
+  ASSERT_EQ(rs[0].overrides->diagnostics.size(), 1u);
+  EXPECT_EQ(rs[0].overrides->diagnostics[0].path, "/tags");
+  EXPECT_TRUE(rs[0].sandbox.diagnostics.empty());
+  EXPECT_EQ(code_of(rs[1]), "SG_DUPLICATE_KEY");
+  EXPECT_EQ(rs[1].problem->path, "/id");
+  ASSERT_TRUE(rs[2].readable()) << code_of(rs[2]);
+  ASSERT_EQ(rs[2].sandbox.diagnostics.size(), 1u) << "the second sandbox is the sandbox layer's own duplicate";
+  EXPECT_EQ(rs[2].sandbox.diagnostics[0].code, Code::DUPLICATE_KEY);
+  EXPECT_EQ(rs[2].sandbox.diagnostics[0].path, "");
+}
+
 TEST(JsonList, items_are_streamed_with_their_positions) {
   auto rs = read_all("[\n  {\"container_image\": \"a\"},\n  {\"id\": \"b\", \"sandbox\": {\"resources\": {\"cpu\": 1}}}, 3\n]\n",
                      "r.json");
