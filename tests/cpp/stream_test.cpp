@@ -100,8 +100,7 @@ TEST(JsonLines, a_line_over_the_size_limit_is_counted_not_kept) {
   auto rs = read_all(big + "\n" + exact + "\n" + big, "r.jsonl", limits);
   ASSERT_EQ(rs.size(), 3u);
   EXPECT_EQ(code_of(rs[0]), "SG_DOC_TOO_LARGE");
-  EXPECT_NE(rs[0].problem->message.find("larger than the limit of 1000 bytes (" + std::to_string(big.size()) + " bytes)"),
-            std::string::npos)
+  EXPECT_NE(rs[0].problem->message.find("(" + std::to_string(big.size()) + " bytes)"), std::string::npos)
       << rs[0].problem->message;
   EXPECT_TRUE(rs[1].readable()) << "exactly the limit is allowed: " << code_of(rs[1]);
   EXPECT_EQ(code_of(rs[2]), "SG_DOC_TOO_LARGE");
@@ -119,7 +118,6 @@ TEST(JsonLines, reader_never_holds_more_than_the_limit_of_one_line) {
   EXPECT_LE(p.text.capacity(), 2 * limits.max_bytes + 64) << "the 3 MiB line must not be kept";
   ASSERT_TRUE(p.problem);
   EXPECT_EQ(p.problem->code, Code::DOC_TOO_LARGE);
-  EXPECT_NE(p.problem->message.find("the limit of 4 KiB ("), std::string::npos) << p.problem->message;
   ASSERT_TRUE(reader->next(p));
   EXPECT_EQ(p.line, 2);
   EXPECT_FALSE(reader->next(p));
@@ -127,17 +125,16 @@ TEST(JsonLines, reader_never_holds_more_than_the_limit_of_one_line) {
 
 // The limit is named in the largest unit that writes it whole.
 TEST(JsonLines, the_size_limit_is_named_in_its_own_unit) {
-  Limits limits;
-  limits.max_bytes = 1u << 20;
-  auto rs = read_all(std::string((1u << 20) + 1, 'a'), "r.jsonl", limits);
-  ASSERT_EQ(rs.size(), 1u);
-  ASSERT_TRUE(rs[0].problem);
-  EXPECT_EQ(rs[0].problem->message, "the record is larger than the limit of 1 MiB (1048577 bytes)");
-  limits.max_bytes = 3u << 10;
-  rs = read_all(std::string((3u << 10) + 1, 'a'), "r.jsonl", limits);
-  ASSERT_EQ(rs.size(), 1u);
-  ASSERT_TRUE(rs[0].problem);
-  EXPECT_EQ(rs[0].problem->message, "the record is larger than the limit of 3 KiB (3073 bytes)");
+  const std::pair<std::size_t, const char*> cases[] = {{1u << 20, "1 MiB"}, {3u << 10, "3 KiB"}, {1000, "1000 bytes"}};
+  for (const auto& [max_bytes, named] : cases) {
+    Limits limits;
+    limits.max_bytes = max_bytes;
+    auto rs = read_all(std::string(max_bytes + 1, 'a'), "r.jsonl", limits);
+    ASSERT_EQ(rs.size(), 1u);
+    ASSERT_TRUE(rs[0].problem);
+    EXPECT_EQ(rs[0].problem->message, "the record is larger than the limit of " + std::string(named) + " (" +
+                                          std::to_string(max_bytes + 1) + " bytes)");
+  }
 }
 
 TEST(JsonLines, an_empty_stream_has_no_records) {
@@ -173,7 +170,7 @@ TEST(Records, wrapper_layers_and_their_diagnostics) {
 
 // A load diagnostic goes with the layer its path lies under, the prefix taken off; one about the
 // record itself (its id written twice) makes the record unreadable, at its own path.
-TEST(JsonLines, load_diagnostics_go_with_their_layer) {
+TEST(Records, load_diagnostics_go_with_their_layer) {
   auto rs = read_all(
       "{\"sandbox\":{},\"defaults\":{\"tags\":[],\"tags\":[]},\"overrides\":{\"tags\":[],\"tags\":[]}}\n"
       "{\"id\":\"a\",\"id\":\"b\",\"sandbox\":{}}\n"
