@@ -104,12 +104,15 @@ class JsonLinesReader final : public RequestReader {
  protected:
   bool read_next(PendingRecord& out) override {
     Source& s = *source_;
-    const std::size_t keep = limits_.max_bytes;  // the most of one line ever held
+    const std::size_t keep = limits_.max_bytes;
+    // The most of one line ever held: one byte over the limit, for the \r of a CRLF line ending,
+    // which is not part of the record (a Windows file takes the same records as a Unix one).
+    const std::size_t hold = keep + 1;
     for (;;) {
       reset(out);
       std::string& text = out.text;
       std::size_t total = 0;
-      bool any = false;
+      bool any = false, ends_cr = false;
       int start = line_;
       while (s.more()) {
         any = true;
@@ -117,12 +120,13 @@ class JsonLinesReader final : public RequestReader {
         std::size_t avail = s.available();
         const void* nl = std::memchr(b, '\n', avail);
         std::size_t n = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - b) : avail;
-        if (total + n <= keep) {
+        if (total + n <= hold) {
           text.append(b, n);
-        } else if (total < keep) {
+        } else if (total < hold) {
           text.clear();  // too long: stop holding it, only count
           text.shrink_to_fit();
         }
+        if (n > 0) ends_cr = b[n - 1] == '\r';
         total += n;
         s.begin += n + (nl ? 1 : 0);
         if (nl) {
@@ -135,8 +139,8 @@ class JsonLinesReader final : public RequestReader {
         return false;
       }
       if (!any) return false;
-      if (total <= keep && !text.empty() && text.back() == '\r') {
-        text.pop_back();
+      if (ends_cr) {  // also for a line too long to hold, so its size is counted as an LF line's
+        if (total <= hold) text.pop_back();
         --total;
       }
       if (total <= keep && is_blank(text)) continue;
@@ -168,8 +172,12 @@ class JsonListReader final : public RequestReader {
     Source& s = *source_;
     reset(out);
     if (state_ == State::start) {
+      // Read the first chunk before looking for a byte order mark: with the format given, nothing
+      // has been read yet (detection reads it otherwise).
+      s.more();
       if (s.available() >= 3 && std::memcmp(s.here(), "\xEF\xBB\xBF", 3) == 0) s.begin += 3;
       skip_space();
+      if (!s.error.empty()) return io_error();
       if (s.peek() != '[') return stop(out, "a JSON list of records must start with [");
       advance();
       skip_space();
