@@ -3,6 +3,7 @@
 // source failing or being interrupted under the reader. stream_test.cpp covers the ordinary paths.
 #include <gtest/gtest.h>
 #include <pthread.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -99,6 +100,30 @@ TEST(StreamLimit, a_record_of_exactly_the_limit_is_read_whatever_its_line_ending
   Read blank = read_text(std::string(40, ' ') + "\n\r\n" + at + "\n", "r.jsonl", limits);
   ASSERT_EQ(blank.records.size(), 1u);
   EXPECT_EQ(blank.records[0].line, 3);
+}
+
+// In a JSON list the limit is on each item's text, from its first byte to the , or ] after it.
+TEST(StreamLimit, a_json_list_item_of_exactly_the_limit_is_read) {
+  Limits limits;
+  limits.max_bytes = 40;
+  Read r = read_text("[" + record_of_size(40) + ",\n " + record_of_size(41) + "]", "r.json", limits);
+  ASSERT_EQ(r.records.size(), 2u);
+  EXPECT_EQ(code_of(r.records[0]), "-") << message_of(r.records[0]);
+  EXPECT_EQ(code_of(r.records[1]), "SG_DOC_TOO_LARGE");
+  EXPECT_NE(message_of(r.records[1]).find("(41 bytes)"), std::string::npos) << message_of(r.records[1]);
+  EXPECT_EQ(r.records[1].problem->source->line, 2);
+  EXPECT_EQ(r.records[1].problem->source->column, 2);
+}
+
+// A YAML list is read whole, so its limit is the file's: over it, the one record says to write a
+// long stream as JSON Lines, which has no such limit.
+TEST(StreamLimit, a_yaml_list_over_the_limit_points_to_json_lines) {
+  Limits limits;
+  limits.max_bytes = 40;
+  Read r = read_text("- {container_image: a}\n- {container_image: b}\n", "r.yaml", limits);
+  ASSERT_EQ(r.records.size(), 1u);
+  EXPECT_EQ(code_of(r.records[0]), "SG_DOC_TOO_LARGE");
+  EXPECT_EQ(r.records[0].problem->hint, "write streams of any length as JSON Lines (one record per line)");
 }
 
 // A file is read in chunks of 256 KiB; a CRLF whose \r ends one chunk and whose \n starts the next
@@ -269,13 +294,16 @@ TEST(StreamSourceErrors, an_interrupted_read_is_retried) {
       write_all(ends[1], text);
       ::close(ends[1]);
     });
+    PendingRecord first;
+    ASSERT_TRUE(reader->next(first)) << reader->error();
+    EXPECT_EQ(reader->bytes_read(), 3u) << "the first line and its newline";
+    EXPECT_EQ(reader->size_hint(), 0u) << "a pipe's size is not known";
     Read r = read_reader(*reader);
     writer.join();
     EXPECT_EQ(r.error, "");
-    ASSERT_EQ(r.records.size(), 2u);
-    EXPECT_EQ(r.records[1].id, "b");
+    ASSERT_EQ(r.records.size(), 1u);
+    EXPECT_EQ(r.records[0].id, "b");
     EXPECT_EQ(reader->bytes_read(), text.size());
-    EXPECT_EQ(reader->size_hint(), 0u) << "a pipe's size is not known";
   }
   ::close(ends[0]);
   ::sigaction(SIGUSR1, &old, nullptr);
@@ -311,4 +339,35 @@ TEST(StreamOpen, a_byte_order_mark_is_skipped_when_the_format_is_given_too) {
     ASSERT_EQ(r.records.size(), 2u) << c.file;
     for (const RequestRecord& rec : r.records) EXPECT_TRUE(rec.readable()) << c.file << ": " << message_of(rec);
   }
+}
+
+// Standard input redirected from a file (`--requests - < big.jsonl`) has a size, for the progress
+// bar: what is left of the file from where the shell left it.
+TEST(StreamOpen, standard_input_from_a_file_has_the_size_left_to_read) {
+  const std::string path = testing::TempDir() + "sandgate_stdin_file.jsonl";
+  const std::string skipped = "{\"id\": \"already read\"}\n", text = "{}\n{\"id\": \"b\", \"sandbox\": {}}\n";
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << skipped << text;
+  }
+  int fd = ::open(path.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::lseek(fd, static_cast<off_t>(skipped.size()), SEEK_SET), static_cast<off_t>(skipped.size()));
+  {
+    OnStdin swap(fd);
+    std::string error;
+    auto reader = RequestReader::open("-", {}, &error);
+    ASSERT_TRUE(reader) << error;
+    EXPECT_EQ(reader->name(), "<stdin>");
+    EXPECT_EQ(reader->size_hint(), text.size());
+    PendingRecord first;
+    ASSERT_TRUE(reader->next(first));
+    EXPECT_EQ(reader->bytes_read(), 3u);
+    Read r = read_reader(*reader);
+    ASSERT_EQ(r.records.size(), 1u);
+    EXPECT_EQ(r.records[0].id, "b");
+    EXPECT_EQ(reader->bytes_read(), reader->size_hint());
+  }
+  ::close(fd);
+  std::remove(path.c_str());
 }

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <deque>
@@ -471,15 +472,20 @@ std::unique_ptr<RequestReader> RequestReader::open(const std::string& path, cons
       return nullptr;
     }
     s->own_fd = true;
-    struct stat st;
-    if (::fstat(s->fd, &st) == 0) {
-      if (S_ISDIR(st.st_mode)) {
-        if (error) *error = "cannot read " + given + ": it is a directory";
-        return nullptr;
-      }
-      if (S_ISREG(st.st_mode)) s->size = static_cast<std::uint64_t>(st.st_size);
-      nameless = !S_ISREG(st.st_mode);
+  }
+  struct stat st;
+  if (::fstat(s->fd, &st) == 0) {
+    if (!is_stdin && S_ISDIR(st.st_mode)) {
+      if (error) *error = "cannot read " + given + ": it is a directory";
+      return nullptr;
     }
+    // The size left to read, for the progress bar; also of standard input redirected from a file
+    // (`--requests - < big.jsonl`), which may have been read part way already.
+    if (S_ISREG(st.st_mode)) {
+      off_t at = std::max<off_t>(::lseek(s->fd, 0, SEEK_CUR), 0);
+      s->size = at < st.st_size ? static_cast<std::uint64_t>(st.st_size - at) : 0;
+    }
+    if (!is_stdin) nameless = !S_ISREG(st.st_mode);
   }
   std::string name = is_stdin ? "<stdin>" : given;
   StreamFormat f = options.format == StreamFormat::auto_detect ? detect(*s, given, nameless) : options.format;
