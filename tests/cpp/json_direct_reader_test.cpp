@@ -39,9 +39,9 @@ void expect_same(const std::string& text, Tally& tally, Mark origin = Mark{1, 1}
   limits.max_depth = 12;  // small enough that some edits reach them
   limits.max_nodes = 400;
   detail::set_json_direct_reader(false);
-  Document slow = detail::load_text(text, Format::json, "t.json", "sandbox", limits, false, origin);
+  Document slow = detail::load_text(text, Format::json, "t.json", "sandbox", limits, detail::TextRole::json_record, origin);
   detail::set_json_direct_reader(true);
-  Document fast = detail::load_text(text, Format::json, "t.json", "sandbox", limits, false, origin);
+  Document fast = detail::load_text(text, Format::json, "t.json", "sandbox", limits, detail::TextRole::json_record, origin);
   ++tally.texts;
   ASSERT_EQ(fast.loaded, slow.loaded) << text;
   EXPECT_EQ(diagnostics_text(fast.diagnostics), diagnostics_text(slow.diagnostics)) << text;
@@ -132,9 +132,9 @@ TEST(JsonDirectReader, deep_texts_under_a_raised_limit_read_the_same) {
   for (int depth : {255, 256, 257, 1000}) {
     const std::string text = std::string(static_cast<std::size_t>(depth), '[') + std::string(static_cast<std::size_t>(depth), ']');
     detail::set_json_direct_reader(false);
-    Document slow = detail::load_text(text, Format::json, "t.json", "sandbox", limits, false);
+    Document slow = detail::load_text(text, Format::json, "t.json", "sandbox", limits, detail::TextRole::json_record);
     detail::set_json_direct_reader(true);
-    Document fast = detail::load_text(text, Format::json, "t.json", "sandbox", limits, false);
+    Document fast = detail::load_text(text, Format::json, "t.json", "sandbox", limits, detail::TextRole::json_record);
     ASSERT_TRUE(fast.loaded && slow.loaded) << depth;
     std::string why;
     EXPECT_TRUE(detail::identical(fast.root, slow.root, why)) << depth << ": " << why;

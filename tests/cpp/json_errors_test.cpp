@@ -2,6 +2,7 @@
 // fix, at the place RapidJSON stopped.
 #include <gtest/gtest.h>
 
+#include "document/loaders.h"
 #include "sandgate/document.h"
 
 using namespace sandgate;
@@ -23,8 +24,9 @@ const Diagnostic* syntax_error(const Document& d) {
 
 // `c.text` loaded as JSON for `input` ("policy", or "requests" for a line of a JSON Lines stream)
 // must be a syntax error at `c.column` with the hint `c.hint`.
-void expect_told(const Case& c, const char* input) {
-  Document d = load_document(c.text, Format::json, "t.json", input);
+// `role`: a whole document, or one line of a JSON Lines stream (as the stream reader loads it).
+void expect_told(const Case& c, detail::TextRole role = detail::TextRole::document) {
+  Document d = detail::load_text(c.text, Format::json, "t.json", "requests", Limits{}, role);
   const Diagnostic* e = syntax_error(d);
   ASSERT_NE(e, nullptr) << c.text;
   EXPECT_EQ(e->hint, c.hint) << c.text;
@@ -98,7 +100,7 @@ TEST(JsonErrors, each_common_mistake_is_told_its_fix) {
       {R"({"a": "x)", 9, "close the string with \" (the text ends inside it: was it cut short?)"},
       {R"({"a": "\x41"})", 8, "JSON's escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\u followed by 4 hex digits"},
   };
-  for (const Case& c : cases) expect_told(c, "policy");
+  for (const Case& c : cases) expect_told(c);
 }
 
 TEST(JsonErrors, a_raw_line_break_in_a_string_is_named_not_called_an_escape) {
@@ -128,7 +130,7 @@ TEST(JsonErrors, the_lines_of_a_record_written_over_several_lines_are_told_so) {
        "writes them so)"},
       {"}", 1, "this } closes something begun on an earlier line: a JSON Lines record is one line (jq -c writes them so)"},
   };
-  for (const Case& c : lines) expect_told(c, "requests");
+  for (const Case& c : lines) expect_told(c, detail::TextRole::json_line);
   // A stray } in a document, and a document cut short, read as what they are.
   Document stray_doc = load_document("}", Format::json, "t.json", "policy");
   const Diagnostic* stray = syntax_error(stray_doc);
@@ -136,7 +138,8 @@ TEST(JsonErrors, the_lines_of_a_record_written_over_several_lines_are_told_so) {
   EXPECT_EQ(stray->message, "the JSON is malformed: a value cannot start with \"}\"");
   EXPECT_EQ(stray->hint, "this } closes nothing: remove it");
   // A multi-line text given as one record (a checkMany string item) is whole: cut short, not split.
-  Document cut_doc = load_document("{\n  \"id\": \"a\",\n", Format::json, "<records>", "requests");
+  Document cut_doc =
+      detail::load_text("{\n  \"id\": \"a\",\n", Format::json, "<records>", "requests", Limits{}, detail::TextRole::json_line);
   const Diagnostic* cut = syntax_error(cut_doc);
   ASSERT_NE(cut, nullptr);
   EXPECT_EQ(cut->hint, "the text ends where a value should follow: was it cut short?");

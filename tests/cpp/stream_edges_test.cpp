@@ -371,3 +371,22 @@ TEST(StreamOpen, standard_input_from_a_file_has_the_size_left_to_read) {
   ::close(fd);
   std::remove(path.c_str());
 }
+
+// A JSON Lines record cut short is likely one written over several lines, and its hint says so; a
+// JSON list item is not a line, and one cut short is a text cut short, whatever lines it spans.
+TEST(StreamHints, only_a_json_lines_record_is_told_that_records_are_one_line) {
+  struct Case {
+    std::string text, name, hint;
+  } cases[] = {
+      {"{\"container_image\": \"a\"\n", "r.jsonl", "the line ends before its record does: a JSON Lines record is one line"},
+      {"[{\"container_image\": \"a\"", "r.json", "the text ends before everything is closed: was it cut short? It needs }"},
+      {"[\n  {\"container_image\": \"a\"\n", "r.json", "the text ends before everything is closed: was it cut short? It needs }"},
+  };
+  for (const Case& c : cases) {
+    Read r = read_text(c.text, c.name);
+    ASSERT_FALSE(r.records.empty()) << c.text;
+    const RequestRecord& first = r.records[0];
+    ASSERT_EQ(code_of(first), "SG_SYNTAX") << c.text;
+    EXPECT_EQ(first.problem->hint.rfind(c.hint, 0), 0u) << c.text << "\n" << first.problem->hint;
+  }
+}

@@ -52,6 +52,7 @@ struct PendingRecord {
   int line = 0;           // 1-based line where the record starts
   int column = 1;         // 1-based column where it starts (JSON list items)
   std::string text;       // its JSON text (JSON Lines, JSON list), or empty
+  bool list_item = false;  // the text is an item of a JSON list, not a line (a syntax error's hint differs)
   std::optional<Node> tree;  // or the loaded value (YAML list items)
   Diagnostics tree_diagnostics;  // load diagnostics of `tree`, with paths relative to it
   std::optional<Diagnostic> problem;  // already known to be unreadable (too large, a broken list)

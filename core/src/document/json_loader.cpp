@@ -13,7 +13,6 @@
 #include "util/rapidjson.h"
 
 #include "sandgate/small_vector.h"
-#include "sandgate/stream.h"
 
 #include "document/json_errors.h"
 #include "document/json_direct_reader.h"
@@ -390,7 +389,7 @@ bool g_direct = true;
 void set_json_direct_reader(bool on) { g_direct = on; }
 
 bool load_json(std::string_view text, const LineIndex& lines, const Limits& limits, Node& root,
-               DiagnosticSink& sink) {
+               DiagnosticSink& sink, bool one_line_record) {
   if (g_direct) {
     JsonDirectReader direct(text, static_cast<std::size_t>(std::max(limits.max_depth, 0)), limits.max_nodes,
                             JsonDirectReader::Numbers::literal, &lines);
@@ -429,9 +428,10 @@ bool load_json(std::string_view text, const LineIndex& lines, const Limits& limi
       return false;
     }
     // A record of a JSON Lines stream is one line of it: a pretty-printed object breaks into many.
+    // (A string a binding hands over as a line may hold several: then it is not read as one.)
     const std::size_t last = text.find_last_not_of("\r\n");
-    const bool stream_line = sink.input() == k_requests_input &&
-                             (last == std::string_view::npos || text.substr(0, last).find_first_of("\r\n") == std::string_view::npos);
+    const bool stream_line = one_line_record && (last == std::string_view::npos ||
+                                                 text.substr(0, last).find_first_of("\r\n") == std::string_view::npos);
     JsonExplanation why = explain_json_error(text, r.Offset(), r.Code(), stream_line);
     sink.add(Code::SYNTAX, "", lines.at_offset(r.Offset()), std::move(why.message), std::move(why.hint));
     return false;

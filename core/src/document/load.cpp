@@ -36,11 +36,11 @@ Format format_for_path(std::string_view path) {
 
 Document load_document(std::string_view text, Format format, std::string file, std::string input,
                        const Limits& limits) {
-  return detail::load_text(text, format, std::move(file), std::move(input), limits, true);
+  return detail::load_text(text, format, std::move(file), std::move(input), limits, detail::TextRole::document);
 }
 
 Document detail::load_text(std::string_view text, Format format, std::string file, std::string input,
-                           const Limits& limits, bool yaml_fallback, Mark origin) {
+                           const Limits& limits, TextRole role, Mark origin) {
   Document doc;
   doc.file = std::move(file);
   doc.input = std::move(input);
@@ -79,10 +79,10 @@ Document detail::load_text(std::string_view text, Format format, std::string fil
   if (format == Format::json) {
     Diagnostics json_diags;
     DiagnosticSink json_sink(json_diags, doc.file, doc.input);
-    doc.loaded = detail::load_json(text, lines, limits, doc.root, json_sink);
+    doc.loaded = detail::load_json(text, lines, limits, doc.root, json_sink, role == TextRole::json_line);
     // Flow-style YAML also starts with `{`: when JSON fails on syntax, try YAML before giving up.
     bool syntax_only = !json_diags.empty() && json_diags.front().code == Code::SYNTAX;
-    if (!doc.loaded && syntax_only && yaml_fallback && format_for_path(doc.file) != Format::json) {
+    if (!doc.loaded && syntax_only && role == TextRole::document && format_for_path(doc.file) != Format::json) {
       Diagnostics yaml_diags;
       DiagnosticSink yaml_sink(yaml_diags, doc.file, doc.input);
       Node yaml_root;

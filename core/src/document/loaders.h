@@ -14,17 +14,25 @@ namespace sandgate::detail {
 // without NUL (load_text checks it first; load_json relies on it).
 bool load_yaml(std::string_view text, const LineIndex& lines, const Limits& limits, Node& root,
                DiagnosticSink& sink);
+// `one_line_record`: the text is one line of a JSON Lines stream, so a syntax error is explained
+// as a record written over several lines when it looks like one.
 bool load_json(std::string_view text, const LineIndex& lines, const Limits& limits, Node& root,
-               DiagnosticSink& sink);
+               DiagnosticSink& sink, bool one_line_record = false);
 // load_json reads text in one pass first (json_direct_reader.h) and with RapidJSON only what that
 // refuses. Off: RapidJSON reads everything. For tests, which hold that both read the same; one
 // thread at a time.
 void set_json_direct_reader(bool on);
 
-// load_document itself; with `yaml_fallback` false, text that fails as JSON is a JSON syntax error
-// and is never retried as flow-style YAML (a JSON Lines record must be JSON: SPEC §10.1).
-// `origin`: where the text begins in `file` (a stream's record); every mark is placed from it.
+// What a text is, which decides how a JSON syntax error in it is handled.
+enum class TextRole {
+  document,     // a whole file or value: JSON that fails on syntax is retried as flow-style YAML
+  json_record,  // a stream's record, which must be JSON (SPEC §10.1): never retried
+  json_line,    // and one line of a JSON Lines stream: its hints speak of lines
+};
+
+// load_document itself. `origin`: where the text begins in `file` (a stream's record); every mark
+// is placed from it.
 Document load_text(std::string_view text, Format format, std::string file, std::string input, const Limits& limits,
-                   bool yaml_fallback, Mark origin = Mark{1, 1});
+                   TextRole role, Mark origin = Mark{1, 1});
 
 }  // namespace sandgate::detail

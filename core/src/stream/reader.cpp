@@ -95,6 +95,7 @@ void reset(PendingRecord& out) {
   out.problem.reset();
   out.column = 1;
   out.bytes = 0;
+  out.list_item = false;
 }
 
 // One JSON value per line; blank lines skipped; a last line without a newline is a record too.
@@ -257,6 +258,7 @@ class JsonListReader final : public RequestReader {
       out.text.pop_back();
     }
     state_ = State::after_item;
+    out.list_item = true;
     out.index = ++count_;
     out.line = start_line;
     out.column = start_column;

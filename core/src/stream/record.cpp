@@ -137,7 +137,8 @@ RequestRecord prepare_record(PendingRecord pending, const std::string& stream_na
   if (!pending.tape.empty()) return record_from_node(node_from_tape(pending.tape), pending.index, pending.line, stream_name);
   // Read alone, placed where it stands in the stream.
   Document doc = detail::load_text(pending.text, Format::json, stream_name, std::string(k_requests_input), limits,
-                                   false, Mark{pending.line, pending.column});
+                                   pending.list_item ? detail::TextRole::json_record : detail::TextRole::json_line,
+                                   Mark{pending.line, pending.column});
   if (!doc.loaded) {
     RequestRecord r;
     r.index = pending.index;
