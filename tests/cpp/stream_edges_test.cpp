@@ -390,3 +390,22 @@ TEST(StreamHints, only_a_json_lines_record_is_told_that_records_are_one_line) {
     EXPECT_EQ(first.problem->hint.rfind(c.hint, 0), 0u) << c.text << "\n" << first.problem->hint;
   }
 }
+
+// Tabs and CRLF line endings between items are white space like spaces and LFs: each item is placed
+// at its first character, and the white space after it is no part of it.
+TEST(JsonListScanner, items_are_placed_past_tabs_and_crlf_line_endings) {
+  Read r = read_text("[\r\n\t{\"container_image\": \"a\"} \t\r\n,\r\n\t\t3\r\n\t]\r\n", "r.json");
+  EXPECT_EQ(r.error, "");
+  ASSERT_EQ(r.records.size(), 2u);
+  EXPECT_TRUE(r.records[0].readable()) << message_of(r.records[0]);
+  EXPECT_EQ(r.records[0].line, 2);
+  const Node* image = r.records[0].sandbox.root.find("container_image");
+  ASSERT_NE(image, nullptr);
+  EXPECT_EQ(image->mark.line, 2);
+  EXPECT_EQ(image->mark.column, 22);
+  EXPECT_EQ(code_of(r.records[1]), "SG_NOT_AN_OBJECT");
+  EXPECT_EQ(r.records[1].line, 4);
+  ASSERT_TRUE(r.records[1].problem->source);
+  EXPECT_EQ(r.records[1].problem->source->line, 4);
+  EXPECT_EQ(r.records[1].problem->source->column, 3);
+}

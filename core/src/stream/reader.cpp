@@ -253,10 +253,7 @@ class JsonListReader final : public RequestReader {
       advance();
     }
     if (!s.error.empty()) return io_error();
-    while (!out.text.empty() && (out.text.back() == ' ' || out.text.back() == '\t' || out.text.back() == '\r' ||
-                                 out.text.back() == '\n')) {
-      out.text.pop_back();
-    }
+    // (White space before the , or ] stays in the item's text: the JSON loader reads past it.)
     state_ = State::after_item;
     out.list_item = true;
     out.index = ++count_;
