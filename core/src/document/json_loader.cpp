@@ -78,6 +78,12 @@ void count_children(std::string_view text, const Limits& limits, ChildCounts& si
   }
 }
 
+// A \u escape of one half of a surrogate pair without the other: RapidJSON refuses a high half
+// (a syntax error to it) and decodes a low one into bytes that are not UTF-8. Both are this.
+constexpr const char* k_lone_surrogate =
+    "the string holds an escaped UTF-16 surrogate (\\uD800-\\uDFFF) without its pair, which is not a character";
+constexpr const char* k_lone_surrogate_hint = "write the character itself, or both halves of its surrogate pair";
+
 class JsonBuilder {
  public:
   JsonBuilder(std::string_view text, const LineIndex& lines, const Limits& limits, DiagnosticSink& sink,
@@ -126,6 +132,7 @@ class JsonBuilder {
     Mark m = start_mark();
     Frame& f = stack_.back();
     f.key.assign(str, len);
+    f.key_read = true;
     f.key_mark = m;
     if (!check_utf8(f.key, m, [this] { return object_path(); })) return false;  // a key: name its object
     check_nul(f.key, m);
@@ -156,6 +163,11 @@ class JsonBuilder {
     for (std::size_t i = 0; i + 1 < stack_.size(); ++i) out = step(out, i);
     return out;
   }
+  // The path RapidJSON stopped at: an object's when it was reading a key, else the value's.
+  std::string stop_path() const {
+    if (!stack_.empty() && stack_.back().node->is_object() && !stack_.back().key_read) return object_path();
+    return child_path();
+  }
   // The path of the value being read now.
   std::string child_path() const {
     std::string out;
@@ -177,6 +189,7 @@ class JsonBuilder {
     bool drop_value = false;     // the value of the key just read is dropped (a duplicate key)
     bool child_dropped = false;  // the value placed last was
     bool in_dropped = false;     // this container is, or lies inside, a dropped value
+    bool key_read = false;       // an object's key has been read, and its value not yet
     std::unique_ptr<std::unordered_set<std::string>> keys;  // past k_linear keys only: most objects never need one
   };
 
@@ -236,9 +249,7 @@ class JsonBuilder {
         rest.remove_prefix(bad + 1);
         continue;
       }
-      sink_.add(Code::INVALID_UTF8, path(), m,
-                "the string holds an escaped UTF-16 surrogate (\\uD800-\\uDFFF) without its pair, which is not a character",
-                "write the character itself, or both halves of its surrogate pair");
+      sink_.add(Code::INVALID_UTF8, path(), m, k_lone_surrogate, k_lone_surrogate_hint);
       limit_hit_ = true;
       return false;
     }
@@ -345,6 +356,7 @@ class JsonBuilder {
     Frame& f = stack_.back();
     if (f.node->is_array()) return f.node->items.emplace_back();
     f.child_dropped = f.drop_value;
+    f.key_read = false;
     if (f.drop_value) {
       f.drop_value = false;
       if (!dropped_) dropped_ = std::make_unique<std::deque<Node>>();
@@ -411,6 +423,11 @@ bool load_json(std::string_view text, const LineIndex& lines, const Limits& limi
     if (r.Code() == rapidjson::kParseErrorDocumentEmpty && text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
       sink.add(Code::EMPTY_DOCUMENT, "", lines.at_offset(0), "the document is empty",
                "write an object, or {} for an empty one");
+      return false;
+    }
+    if (r.Code() == rapidjson::kParseErrorStringUnicodeSurrogateInvalid) {
+      sink.add(Code::INVALID_UTF8, builder.stop_path(), lines.at_offset(r.Offset()), k_lone_surrogate,
+               k_lone_surrogate_hint);
       return false;
     }
     if (r.Code() == rapidjson::kParseErrorNumberTooBig) {

@@ -1,0 +1,128 @@
+// The JSON loader at its edges, read both ways (the direct reader, and RapidJSON's builder, which
+// reads what the direct reader refuses): a document of exactly the node or depth limit is read, one
+// node or level more is one diagnostic where it breaks and no tree; a lone surrogate or an escaped
+// NUL is found with the path of its value (or, for a key, of its object), and the load stops at
+// the first limit or surrogate rather than reading on to a tree with an error beside it.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "document/loaders.h"
+#include "sandgate/document.h"
+
+using namespace sandgate;
+
+namespace {
+
+struct Loaded {
+  bool loaded = false;
+  std::string diagnostics;  // "CODE path line:col" per diagnostic
+  Node root;
+};
+
+Loaded load_one_way(const std::string& text, const Limits& limits, bool direct) {
+  detail::set_json_direct_reader(direct);
+  Document d = detail::load_text(text, Format::json, "t.json", "sandbox", limits, detail::TextRole::document);
+  detail::set_json_direct_reader(true);
+  Loaded out;
+  out.loaded = d.loaded;
+  for (const Diagnostic& x : d.diagnostics) {
+    out.diagnostics += std::string(x.name()) + " " + x.path + " " +
+                       (x.source ? std::to_string(x.source->line) + ":" + std::to_string(x.source->column) : "-") + "\n";
+  }
+  out.root = std::move(d.root);
+  return out;
+}
+
+// Reads `text` both ways; each expectation below holds for both.
+std::vector<Loaded> both_ways(const std::string& text, const Limits& limits = {}) {
+  std::vector<Loaded> out;
+  out.push_back(load_one_way(text, limits, true));
+  out.push_back(load_one_way(text, limits, false));
+  return out;
+}
+
+}  // namespace
+
+TEST(JsonLoaderLimits, exactly_the_node_limit_is_read_and_one_more_node_is_one_diagnostic) {
+  Limits limits;
+  limits.max_nodes = 5;
+  // {} a, "x", [ ], 1, {} : five nodes.
+  for (const Loaded& at : both_ways(R"({"a": "x", "b": [1, {}]})", limits)) {
+    EXPECT_TRUE(at.loaded);
+    EXPECT_EQ(at.diagnostics, "");
+  }
+  struct Case {
+    std::string sixth;  // the node past the limit: a string, a number, a literal, a container
+  } cases[] = {{R"("y")"}, {"2"}, {"true"}, {"[]"}, {"{}"}};
+  for (const Case& c : cases) {
+    // What follows the sixth node is not read: one diagnostic, at the sixth.
+    const std::string text = R"({"a": "x", "b": [1, {}], "c": )" + c.sixth + R"(, "d": "z", "e": [3, "w"]})";
+    for (const Loaded& over : both_ways(text, limits)) {
+      EXPECT_FALSE(over.loaded) << text;
+      EXPECT_EQ(over.diagnostics, "SG_DOC_TOO_MANY_NODES /c 1:31\n") << text;
+    }
+  }
+}
+
+TEST(JsonLoaderLimits, exactly_the_depth_limit_is_read_and_one_more_level_is_one_diagnostic) {
+  Limits limits;
+  limits.max_depth = 3;
+  for (const Loaded& at : both_ways(R"({"a": [{"b": 1}]})", limits)) {
+    EXPECT_TRUE(at.loaded);
+    EXPECT_EQ(at.diagnostics, "");
+  }
+  for (const Loaded& over : both_ways(R"({"a": [{"b": [1]}], "c": [[[[2]]]]})", limits)) {
+    EXPECT_FALSE(over.loaded);
+    EXPECT_EQ(over.diagnostics, "SG_DOC_TOO_DEEP /a/0/b 1:14\n");
+  }
+}
+
+// Either half of a surrogate pair alone: a low half is found in the decoded string (marked where the
+// string begins), a high half by RapidJSON, which stops at its escape. Both are SG_INVALID_UTF8.
+TEST(JsonLoaderEscapes, a_lone_surrogate_stops_the_load_at_its_value_or_its_keys_object) {
+  struct Case {
+    std::string text, diagnostics;
+  } cases[] = {
+      // In a key: named by the object that holds it (the key is no value's name).
+      {R"({"a": {"ok": 1, "\udc00": 1}, "b": "\udc00"})", "SG_INVALID_UTF8 /a 1:17\n"},
+      {R"({"a": {"ok": 1, "\ud800": 1}, "b": "\ud800"})", "SG_INVALID_UTF8 /a 1:18\n"},
+      {R"({"\ud800x": 1})", "SG_INVALID_UTF8  1:3\n"},
+      {R"({"a": ["x", "\udc00"], "b": "\udc00"})", "SG_INVALID_UTF8 /a/1 1:13\n"},
+      {R"({"a": ["x", "\ud800"], "b": "\ud800"})", "SG_INVALID_UTF8 /a/1 1:14\n"},
+      {R"({"a": {"b": "x\ud800\u0041"}})", "SG_INVALID_UTF8 /a/b 1:15\n"},  // a high half, then no low one
+      {R"("\ud800")", "SG_INVALID_UTF8  1:2\n"},
+  };
+  for (const Case& c : cases) {
+    for (const Loaded& d : both_ways(c.text)) {
+      EXPECT_FALSE(d.loaded) << c.text;
+      EXPECT_EQ(d.diagnostics, c.diagnostics) << c.text;
+    }
+  }
+  // A pair is a character.
+  for (const Loaded& pair : both_ways(R"({"\ud83d\ude00": "\ud83d\ude00"})")) {
+    EXPECT_TRUE(pair.loaded) << pair.diagnostics;
+    EXPECT_EQ(pair.root.members.at(0).value.text, "\xF0\x9F\x98\x80");
+  }
+}
+
+// A lone surrogate decodes to 0xED 0xA0-0xBF …; a character that is UTF-8's own 0xED lead byte
+// (U+D000-U+D7FF, Hangul) beside an escape is read as it is.
+TEST(JsonLoaderEscapes, a_character_with_the_surrogates_lead_byte_beside_an_escape_is_read) {
+  for (const Loaded& d : both_ways("{\"\xED\x95\x9C\": \"\xED\x95\x9C\\u0041\", \"b\": \"\\u00e9\xED\x9F\xBF\"}")) {
+    ASSERT_TRUE(d.loaded) << d.diagnostics;
+    EXPECT_EQ(d.diagnostics, "");
+    ASSERT_EQ(d.root.members.size(), 2u);
+    EXPECT_EQ(d.root.members[0].key, "\xED\x95\x9C");
+    EXPECT_EQ(d.root.members[0].value.text, "\xED\x95\x9C" "A");
+    EXPECT_EQ(d.root.members[1].value.text, "\xC3\xA9\xED\x9F\xBF");
+  }
+}
+
+// An escaped NUL is noted wherever the value is, the document's root included.
+TEST(JsonLoaderEscapes, an_escaped_nul_is_noted_at_the_root_too) {
+  for (const Loaded& d : both_ways(R"("a\u0000b")")) {
+    EXPECT_TRUE(d.loaded);
+    EXPECT_EQ(d.diagnostics, "SG_NUL_BYTE  1:1\n");
+  }
+}
