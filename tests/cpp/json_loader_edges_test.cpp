@@ -126,3 +126,42 @@ TEST(JsonLoaderEscapes, an_escaped_nul_is_noted_at_the_root_too) {
     EXPECT_EQ(d.diagnostics, "SG_NUL_BYTE  1:1\n");
   }
 }
+
+// A number past the double range is not a syntax error but a value that fits no field: its
+// literal is quoted up to where it ends (at most 40 characters of it), and nothing is loaded.
+TEST(JsonLoaderNumbers, a_number_past_the_double_range_is_quoted_and_stops_the_load) {
+  const std::string forty = "1." + std::string(34, '0') + "e400", forty_one = "1." + std::string(35, '0') + "e400";
+  ASSERT_EQ(forty.size(), 40u);
+  struct Case {
+    std::string text, path, shown;
+  } cases[] = {
+      {R"({"a": 1e400, "b": 2})", "/a", "1e400"},
+      {R"({"a": [1, -2E+999]})", "/a/1", "-2E+999"},
+      {"1e400", "", "1e400"},
+      {"{\"a\": " + forty + "}", "/a", forty},
+      {"{\"a\": " + forty_one + "}", "/a", forty_one.substr(0, 40) + "\xE2\x80\xA6"},
+  };
+  for (const Case& c : cases) {
+    for (bool direct : {true, false}) {
+      detail::set_json_direct_reader(direct);
+      Document d = load_document(c.text, Format::json, "t.json", "sandbox");
+      detail::set_json_direct_reader(true);
+      EXPECT_FALSE(d.loaded) << c.text;
+      ASSERT_EQ(d.diagnostics.size(), 1u) << c.text;
+      EXPECT_EQ(d.diagnostics[0].name(), "SG_INTEGER_RANGE");
+      EXPECT_EQ(d.diagnostics[0].path, c.path) << c.text;
+      EXPECT_EQ(d.diagnostics[0].message, "the number " + c.shown + " is too large to be read: it does not fit any field")
+          << c.text;
+    }
+  }
+}
+
+// A JSON text of white space alone is an empty document (not a syntax error), and is not loaded.
+TEST(JsonLoaderEmpty, white_space_alone_is_an_empty_document) {
+  for (const char* text : {"", " ", " \t\r\n"}) {
+    for (const Loaded& d : both_ways(text)) {
+      EXPECT_FALSE(d.loaded) << "[" << text << "]";
+      EXPECT_EQ(d.diagnostics, "SG_EMPTY_DOCUMENT  1:1\n") << "[" << text << "]";
+    }
+  }
+}
