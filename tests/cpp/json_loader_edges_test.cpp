@@ -165,3 +165,46 @@ TEST(JsonLoaderEmpty, white_space_alone_is_an_empty_document) {
     }
   }
 }
+
+namespace {
+
+// Whether every array and object under `n` holds exactly the room its children take.
+bool sized_exactly(const Node& n, std::string& where, const std::string& path = "") {
+  if (n.is_array() && n.items.capacity() != n.items.size()) {
+    where = path + ": " + std::to_string(n.items.size()) + " items in room for " + std::to_string(n.items.capacity());
+    return false;
+  }
+  if (n.is_object() && n.members.capacity() != n.members.size()) {
+    where = path + ": " + std::to_string(n.members.size()) + " members in room for " + std::to_string(n.members.capacity());
+    return false;
+  }
+  for (std::size_t i = 0; i < n.items.size(); ++i) {
+    if (!sized_exactly(n.items[i], where, path + "/" + std::to_string(i))) return false;
+  }
+  for (const Member& m : n.members) {
+    if (!sized_exactly(m.value, where, path + "/" + m.key)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+// RapidJSON's builder counts each container's children before reading (brackets and commas outside
+// strings), so each vector is made once at its size: no reallocation while reading, no slack after
+// (but for an object with a duplicate key, whose dropped value had room counted).
+TEST(JsonLoaderSizes, each_container_is_made_at_its_size) {
+  for (const char* text : {
+           R"({"a": [1, 2, 3], "b": {}, "c": [], "d": {"x": [[], [1], [1, 2]], "y": null}})",
+           R"({"s": "a, b, [c], {d}", "t": ["x,y", "]", "}", "[{"]})",
+           R"({"q": "say \"a, b\"", "r": ["\\", 1, "\\\"", 2, "\\\\", 3], "u": "\u002c,"})",
+           R"([{"k": [1, 2, 3]}, 4, [[{"a": {"b": [5, 6]}}]]])",
+           " [ 1 ,\t2 ,\r\n3 ] ",
+       }) {
+    detail::set_json_direct_reader(false);
+    Document d = detail::load_text(text, Format::json, "t.json", "sandbox", Limits{}, detail::TextRole::json_record);
+    detail::set_json_direct_reader(true);
+    ASSERT_TRUE(d.loaded) << text;
+    std::string where;
+    EXPECT_TRUE(sized_exactly(d.root, where)) << text << "\n" << where;
+  }
+}
