@@ -102,17 +102,35 @@ TEST(StreamLimit, a_record_of_exactly_the_limit_is_read_whatever_its_line_ending
   EXPECT_EQ(blank.records[0].line, 3);
 }
 
-// In a JSON list the limit is on each item's text, from its first byte to the , or ] after it.
-TEST(StreamLimit, a_json_list_item_of_exactly_the_limit_is_read) {
+// In a JSON list the limit is on each item's JSON text, from its first byte to its last: the white
+// space around it is the list's layout (the last item of a pretty-printed list has a newline after
+// it that the others do not).
+TEST(StreamLimit, a_json_list_item_of_exactly_the_limit_is_read_wherever_it_stands) {
   Limits limits;
   limits.max_bytes = 40;
-  Read r = read_text("[" + record_of_size(40) + ",\n " + record_of_size(41) + "]", "r.json", limits);
+  const std::string at = record_of_size(40), over = record_of_size(41);
+  Read r = read_text("[" + at + ",\n " + over + "]", "r.json", limits);
   ASSERT_EQ(r.records.size(), 2u);
   EXPECT_EQ(code_of(r.records[0]), "-") << message_of(r.records[0]);
   EXPECT_EQ(code_of(r.records[1]), "SG_DOC_TOO_LARGE");
   EXPECT_NE(message_of(r.records[1]).find("(41 bytes)"), std::string::npos) << message_of(r.records[1]);
   EXPECT_EQ(r.records[1].problem->source->line, 2);
   EXPECT_EQ(r.records[1].problem->source->column, 2);
+  for (const std::string& text : {"[\n  " + at + ",\n  " + at + "\n]\n", "[" + at + " \t\r\n ,  " + at + "\r\n\t]"}) {
+    Read pretty = read_text(text, "r.json", limits);
+    ASSERT_EQ(pretty.records.size(), 2u) << text;
+    for (const RequestRecord& rec : pretty.records) EXPECT_EQ(code_of(rec), "-") << text << ": " << message_of(rec);
+  }
+  Read last_over = read_text("[\n  " + at + ",\n  " + over + "\n]\n", "r.json", limits);
+  ASSERT_EQ(last_over.records.size(), 2u);
+  EXPECT_EQ(code_of(last_over.records[1]), "SG_DOC_TOO_LARGE");
+  EXPECT_NE(message_of(last_over.records[1]).find("(41 bytes)"), std::string::npos) << message_of(last_over.records[1]);
+  // White space inside a string is the item's own.
+  const std::string spaced = "{\"container_image\":\"" + std::string(20, ' ') + "\"}";  // 42 bytes
+  Read inside = read_text("[" + spaced + "\n]", "r.json", limits);
+  ASSERT_EQ(inside.records.size(), 1u);
+  EXPECT_EQ(code_of(inside.records[0]), "SG_DOC_TOO_LARGE");
+  EXPECT_NE(message_of(inside.records[0]).find("(42 bytes)"), std::string::npos) << message_of(inside.records[0]);
 }
 
 // A YAML list is read whole, so its limit is the file's: over it, the one record says to write a

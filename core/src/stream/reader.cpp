@@ -226,10 +226,14 @@ class JsonListReader final : public RequestReader {
     }
     const std::size_t keep = limits_.max_bytes;
     int start_line = line_, start_column = column_;
-    std::size_t total = 0;
+    // `size`: the item's bytes up to its last one that is not white space outside a string. The
+    // white space between items is the list's layout, not the item's (as it is before an item),
+    // so the last item of a pretty-printed list is not one newline larger than the others.
+    std::size_t total = 0, size = 0;
     int depth = 0;
     bool in_string = false, escape = false;
     for (int c = s.peek(); c >= 0; c = s.peek()) {
+      const bool layout = !in_string && (c == ' ' || c == '\t' || c == '\r' || c == '\n');
       if (in_string) {
         if (escape) {
           escape = false;
@@ -250,20 +254,21 @@ class JsonListReader final : public RequestReader {
       }
       if (total < keep + 1) out.text.push_back(static_cast<char>(c));
       ++total;
+      if (!layout) size = total;
       advance();
     }
     if (!s.error.empty()) return io_error();
-    // (White space before the , or ] stays in the item's text: the JSON loader reads past it.)
+    if (out.text.size() > size) out.text.resize(size);  // the layout after it, held before it was known to be
     state_ = State::after_item;
     out.list_item = true;
     out.index = ++count_;
     out.line = start_line;
     out.column = start_column;
-    out.bytes = total;
-    if (total > keep) {
+    out.bytes = size;
+    if (size > keep) {
       out.text.clear();
       out.text.shrink_to_fit();
-      out.problem = too_large(name_, start_line, start_column, total, limits_);
+      out.problem = too_large(name_, start_line, start_column, size, limits_);
     }
     return true;
   }
