@@ -125,6 +125,24 @@ TEST(StreamLimit, a_json_list_item_of_exactly_the_limit_is_read_wherever_it_stan
   ASSERT_EQ(last_over.records.size(), 2u);
   EXPECT_EQ(code_of(last_over.records[1]), "SG_DOC_TOO_LARGE");
   EXPECT_NE(message_of(last_over.records[1]).find("(41 bytes)"), std::string::npos) << message_of(last_over.records[1]);
+  // Layout past the bytes the reader holds (the limit and one) is counted, not kept.
+  const std::string spaced_inside = "{\"container_image\": \"" + std::string(30, 'a') + "\",    \"b\":    1}";
+  struct Far {
+    std::string item;
+    std::string code, size;
+  } far[] = {
+      {at + std::string(100, ' '), "-", ""},
+      {over + std::string(100, '\n'), "SG_DOC_TOO_LARGE", "(41 bytes)"},
+      {record_of_size(60) + " \t\r\n", "SG_DOC_TOO_LARGE", "(60 bytes)"},
+      // Layout inside the item, past what is held, is the item's: only the run at its end is not.
+      {spaced_inside + "  ", "SG_DOC_TOO_LARGE", "(" + std::to_string(spaced_inside.size()) + " bytes)"},
+  };
+  for (const Far& f : far) {
+    Read r = read_text("[" + f.item + "]", "r.json", limits);
+    ASSERT_EQ(r.records.size(), 1u);
+    EXPECT_EQ(code_of(r.records[0]), f.code) << message_of(r.records[0]);
+    EXPECT_NE(message_of(r.records[0]).find(f.size), std::string::npos) << message_of(r.records[0]);
+  }
   // White space inside a string is the item's own.
   const std::string spaced = "{\"container_image\":\"" + std::string(20, ' ') + "\"}";  // 42 bytes
   Read inside = read_text("[" + spaced + "\n]", "r.json", limits);
@@ -426,4 +444,15 @@ TEST(JsonListScanner, items_are_placed_past_tabs_and_crlf_line_endings) {
   ASSERT_TRUE(r.records[1].problem->source);
   EXPECT_EQ(r.records[1].problem->source->line, 4);
   EXPECT_EQ(r.records[1].problem->source->column, 3);
+}
+
+// A list that ends inside a string: the string's white space is its own, and the loader's error
+// stands where the text ends, after it.
+TEST(JsonListScanner, an_item_cut_inside_a_string_keeps_its_white_space) {
+  Read r = read_text("[{\"container_image\": \"a   ", "r.json");
+  ASSERT_EQ(r.records.size(), 2u);
+  EXPECT_EQ(code_of(r.records[0]), "SG_SYNTAX");
+  ASSERT_TRUE(r.records[0].problem->source);
+  EXPECT_EQ(r.records[0].problem->source->column, 27) << message_of(r.records[0]);
+  EXPECT_EQ(message_of(r.records[1]), "the list of records is not closed with ]");
 }

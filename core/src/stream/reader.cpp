@@ -84,6 +84,8 @@ Diagnostic too_large(const std::string& file, int line, int column, std::size_t 
                         "split it, or raise the size limit (--max-bytes)");
 }
 
+bool is_layout(int c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
 bool is_blank(std::string_view s) {
   return s.find_first_not_of(" \t\r") == std::string_view::npos;
 }
@@ -226,14 +228,15 @@ class JsonListReader final : public RequestReader {
     }
     const std::size_t keep = limits_.max_bytes;
     int start_line = line_, start_column = column_;
-    // `size`: the item's bytes up to its last one that is not white space outside a string. The
-    // white space between items is the list's layout, not the item's (as it is before an item),
-    // so the last item of a pretty-printed list is not one newline larger than the others.
-    std::size_t total = 0, size = 0;
+    // An item's size is its bytes up to its last one that is not layout (white space outside a
+    // string): the white space between items is the list's, as it is before an item, so the last
+    // item of a pretty-printed list is not one newline larger than the others. What is held is
+    // trimmed after the scan; past what is held, the run of layout bytes at the end is counted.
+    std::size_t total = 0, layout_past_held = 0;
     int depth = 0;
     bool in_string = false, escape = false;
     for (int c = s.peek(); c >= 0; c = s.peek()) {
-      const bool layout = !in_string && (c == ' ' || c == '\t' || c == '\r' || c == '\n');
+      const bool was_in_string = in_string;
       if (in_string) {
         if (escape) {
           escape = false;
@@ -252,13 +255,28 @@ class JsonListReader final : public RequestReader {
       } else if (c == ',' && depth == 0) {
         break;
       }
-      if (total < keep + 1) out.text.push_back(static_cast<char>(c));
+      if (total < keep + 1) {
+        out.text.push_back(static_cast<char>(c));
+      } else {
+        layout_past_held = !was_in_string && is_layout(c) ? layout_past_held + 1 : 0;
+      }
       ++total;
-      if (!layout) size = total;
       advance();
     }
     if (!s.error.empty()) return io_error();
-    if (out.text.size() > size) out.text.resize(size);  // the layout after it, held before it was known to be
+    // The run of layout at the end lies outside any string (a closing quote would end it), unless
+    // the input ended inside a string: then nothing is layout.
+    std::size_t size = total;
+    if (!in_string) {
+      if (layout_past_held == total - out.text.size()) {  // all past what is held, if anything, is layout
+        std::size_t held = out.text.size();
+        while (held > 0 && is_layout(out.text[held - 1])) --held;
+        out.text.resize(held);
+        size = held;
+      } else {
+        size -= layout_past_held;
+      }
+    }
     state_ = State::after_item;
     out.list_item = true;
     out.index = ++count_;
