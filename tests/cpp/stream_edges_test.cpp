@@ -138,10 +138,10 @@ TEST(StreamLimit, a_json_list_item_of_exactly_the_limit_is_read_wherever_it_stan
       {spaced_inside + "  ", "SG_DOC_TOO_LARGE", "(" + std::to_string(spaced_inside.size()) + " bytes)"},
   };
   for (const Far& f : far) {
-    Read r = read_text("[" + f.item + "]", "r.json", limits);
-    ASSERT_EQ(r.records.size(), 1u);
-    EXPECT_EQ(code_of(r.records[0]), f.code) << message_of(r.records[0]);
-    EXPECT_NE(message_of(r.records[0]).find(f.size), std::string::npos) << message_of(r.records[0]);
+    Read one = read_text("[" + f.item + "]", "r.json", limits);
+    ASSERT_EQ(one.records.size(), 1u);
+    EXPECT_EQ(code_of(one.records[0]), f.code) << message_of(one.records[0]);
+    EXPECT_NE(message_of(one.records[0]).find(f.size), std::string::npos) << message_of(one.records[0]);
   }
   // White space inside a string is the item's own.
   const std::string spaced = "{\"container_image\":\"" + std::string(20, ' ') + "\"}";  // 42 bytes
