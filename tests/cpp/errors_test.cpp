@@ -106,3 +106,35 @@ TEST(CodesTable, warnings_and_notes_never_claim_an_exception) {
     }
   }
 }
+
+// Every gRPC status without a reason, both SDKs, as the reference tables give them
+// (../shared/reference/sdk-behaviour.md: Python "gRPC status (no mapped reason)", TS §2.2 "status").
+TEST(ExceptionFor, every_status_without_a_reason_maps_as_each_sdks_table_says) {
+  struct Row {
+    const char* code;
+    const char* python;
+    const char* js;
+  } rows[] = {
+      {"NOT_FOUND", "SandboxNotFoundError", "CWSandboxNotFoundError"},
+      {"CANCELLED", "SandboxNotRunningError", "CWSandboxTransportError"},
+      {"DEADLINE_EXCEEDED", "SandboxRequestTimeoutError", "CWSandboxTimeoutError"},
+      {"UNAVAILABLE", "SandboxUnavailableError", "CWSandboxUnavailableError"},
+      {"RESOURCE_EXHAUSTED", "SandboxResourceExhaustedError", "CWSandboxResourceExhaustedError"},
+      {"INVALID_ARGUMENT", "SandboxValidationError", "CWSandboxTransportError"},
+      {"UNAUTHENTICATED", "CWSandboxAuthenticationError", "CWSandboxAuthenticationError"},
+      {"PERMISSION_DENIED", "CWSandboxAuthenticationError", "CWSandboxAuthenticationError"},
+      {"FAILED_PRECONDITION", "SandboxError", "CWSandboxTransportError"},
+      {"INTERNAL", "SandboxError", "CWSandboxTransportError"},
+      {"UNKNOWN", "SandboxError", "CWSandboxTransportError"},
+      {"ALREADY_EXISTS", "SandboxError", "CWSandboxTransportError"},
+      {"UNIMPLEMENTED", "SandboxError", "CWSandboxTransportError"},
+      {"ABORTED", "SandboxError", "CWSandboxTransportError"},
+      {"OUT_OF_RANGE", "SandboxError", "CWSandboxTransportError"},
+      {"DATA_LOSS", "SandboxError", "CWSandboxTransportError"},
+  };
+  for (const Row& r : rows) {
+    auto e = exception_for(r.code);
+    EXPECT_EQ(e.python, r.python) << r.code;
+    EXPECT_EQ(e.js, r.js) << r.code;
+  }
+}
