@@ -1,5 +1,5 @@
 // The document tree's own operations (sandgate/node.h): structural equality, a value shown in a
-// message, the SDK class names a binding marks values with, and JSON pointers split into tokens.
+// message, the SDK class names a binding marks values with, and JSON pointers split and resolved.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -109,4 +109,18 @@ TEST(PointerSplit, a_pointer_starts_with_a_slash_and_its_tokens_are_unescaped) {
   EXPECT_EQ(tokens, (std::vector<std::string>{"a/b", "~c", "0", ""}));
   EXPECT_FALSE(pointer_split("a/b", tokens));
   EXPECT_FALSE(pointer_split("~", tokens));
+  EXPECT_FALSE(pointer_split("/a~", tokens)) << "a ~ escapes the next character, and there is none";
+  EXPECT_FALSE(pointer_split("/a~2", tokens)) << "only ~0 and ~1 are escapes";
+}
+
+// A pointer resolves through objects by key and through arrays by a decimal index in range.
+TEST(PointerResolve, each_token_names_a_member_or_an_index_in_range) {
+  Node root = json(R"({"a/b": {"~c": [10, 20, [30]]}})");
+  ASSERT_NE(pointer_resolve(root, "/a~1b/~0c/2/0"), nullptr);
+  EXPECT_EQ(pointer_resolve(root, "/a~1b/~0c/2/0")->integer, 30);
+  EXPECT_EQ(pointer_resolve(root, ""), &root);
+  for (const char* missing : {"/a", "/a~1b/c", "/a~1b/~0c/3", "/a~1b/~0c/01", "/a~1b/~0c/1x", "/a~1b/~0c/-1",
+                              "/a~1b/~0c/", "/a~1b/~0c/0/0", "a~1b"}) {
+    EXPECT_EQ(pointer_resolve(root, missing), nullptr) << missing;
+  }
 }
