@@ -307,7 +307,7 @@ class JsonListReader final : public RequestReader {
     }
   }
   void skip_space() {
-    for (int c = source_->peek(); c == ' ' || c == '\t' || c == '\r' || c == '\n'; c = source_->peek()) advance();
+    for (int c = source_->peek(); is_layout(c); c = source_->peek()) advance();
   }
   bool io_error() {
     error_ = source_->error;
