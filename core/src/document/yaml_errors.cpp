@@ -189,10 +189,81 @@ SyntaxExplanation question_mark_in_flow(std::string_view text, std::size_t offse
   while (start < end && is_blank_or_break(text[start])) ++start;
   while (end > start && is_blank_or_break(text[end - 1])) --end;
   std::string_view value = text.substr(start, end - start);
-  if (value == "?" || value.find_first_of("\"'#") != std::string_view::npos) return {};
+  if (value == "?") return empty_explicit_key(offset);  // `[?]`, `{?}`
+  if (value.find_first_of("\"'#") != std::string_view::npos) {
+    // `?"x"`, `?x#`: not a value to quote whole; a `?` glued to what follows it.
+    return {"the YAML could not be read: the YAML reader sandgate uses (yaml-cpp 0.7) reads this \"?\" inside [ ] or "
+            "{ } as neither a key's \"? \" nor part of a value",
+            "write \"? \" with a space for a key, or remove the \"?\""};
+  }
   return {"the YAML could not be read: " + shown_text(value) +
               " has a \"?\" inside [ ] or { }, where the YAML reader sandgate uses (yaml-cpp 0.7) ends an unquoted value",
           value.size() <= 80 ? "quote it: " + quoted(value) : "quote the value"};
+}
+
+}  // namespace
+
+SyntaxExplanation explain_anchor_name(std::string_view name, std::size_t at, char sigil) {
+  auto portable = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+  };
+  auto bad = std::find_if_not(name.begin(), name.end(), portable);
+  if (bad == name.end()) return {};
+  // A multi-byte character is named whole.
+  std::size_t i = static_cast<std::size_t>(bad - name.begin());
+  std::size_t len = 1;
+  while (i + len < name.size() && (static_cast<unsigned char>(name[i + len]) & 0xC0) == 0x80) ++len;
+  return {std::string("the YAML is malformed: the ") + (sigil == '*' ? "alias " : "anchor ") +
+              shown_text(sigil + std::string(name)) + " has " +
+              shown_text(name.substr(i, len)) +
+              " in its name, where YAML readers disagree: yaml-cpp takes it into the name, PyYAML and Kubernetes "
+              "end the name before it",
+          "name anchors with letters, digits, '-' and '_' only, and write a space after the name; if no anchor was "
+          "meant, remove the '&'",
+          at};
+}
+
+namespace {
+
+// The anchor or alias written on the line holding `offset` or the line before, up to `offset`,
+// whose name explain_anchor_name rejects: yaml-cpp's errors for `&key: value` in a block mapping
+// ("end of map not found", "illegal map value") come before the anchor reaches the loader, and
+// `*a:` is "the referenced anchor is not defined". Quoted text and comments are skipped.
+SyntaxExplanation anchor_before(std::string_view text, const LineIndex& lines, const YAML::Mark& mark, std::size_t offset) {
+  std::size_t from = lines.offset_of(mark.line > 0 ? mark.line - 1 : 0, 0);
+  char quote = 0;
+  for (std::size_t i = from; i <= offset && i < text.size(); ++i) {
+    char c = text[i];
+    bool token_start = i == from || is_blank_or_break(text[i - 1]) || text[i - 1] == '[' || text[i - 1] == '{' ||
+                       text[i - 1] == ',';
+    if (quote) {
+      if (c == quote) quote = 0;
+      if (c == '\n') quote = 0;  // a line of its own: quoting is not followed across lines here
+    } else if ((c == '"' || c == '\'') && token_start) {
+      quote = c;
+    } else if (c == '#' && token_start) {
+      i = text.find('\n', i);
+      if (i == std::string_view::npos) break;
+    } else if ((c == '&' || c == '*') && token_start) {
+      std::size_t end = i + 1;
+      while (end < text.size() && !is_blank_or_break(text[end]) &&
+             std::string_view("[]{},").find(text[end]) == std::string_view::npos) {
+        ++end;
+      }
+      if (SyntaxExplanation e = explain_anchor_name(text.substr(i + 1, end - i - 1), i, c); !e.message.empty()) return e;
+    }
+  }
+  return {};
+}
+
+// `{a:{b: 1}}`, `[a:[1]]`: inside [ ] or { }, PyYAML reads a `:` glued to a `{` or `[` as a key's
+// `:` and its value; yaml-cpp 0.7 fails with "end of map flow not found" at the bracket.
+SyntaxExplanation colon_glued_to_bracket(std::string_view text, std::size_t offset, const std::string& msg) {
+  if (msg != "end of map flow not found" && msg != "end of sequence flow not found") return {};
+  if (offset == 0 || offset >= text.size() || text[offset - 1] != ':' || (text[offset] != '{' && text[offset] != '[')) return {};
+  return {"the YAML is malformed: this ':' inside [ ] or { } has a " + shown_text(text.substr(offset, 1)) +
+              " right after it; YAML readers disagree on whether it ends a key",
+          "write a space after the ':'", offset - 1};
 }
 
 // The \u escape of 4 hex digits that starts at `at`, or -1.
@@ -301,6 +372,22 @@ std::string item_on_key_line_hint(std::string_view text, std::size_t offset, con
 
 }  // namespace
 
+SyntaxExplanation empty_explicit_key(std::size_t at) {
+  return {"the key after this '?' is empty: YAML reads it as a null key, and the keys here are names",
+          "write the key after the '?' (\"? name\"), or write \"name: value\" without the '?'", at};
+}
+
+SyntaxExplanation directive_in_document(std::size_t at) {
+  return {"the YAML is malformed: a line that starts with \"%\" is a YAML directive, which ends the document above it",
+          "remove the line, or indent it under its key", at};
+}
+
+SyntaxExplanation directive_without_document_start(std::size_t at) {
+  return {"the YAML is malformed: a line that starts with \"%\" is a YAML directive, which must be followed by a "
+          "line \"---\"; YAML readers disagree on what follows one without it",
+          "remove the \"%\" if the line is a key; if it is a directive, write --- on the line after it", at};
+}
+
 SyntaxExplanation explain_unmarked_document(std::string_view text, const LineIndex& lines, std::size_t first,
                                             std::size_t second) {
   std::size_t start = 0;
@@ -315,6 +402,8 @@ SyntaxExplanation explain_unmarked_document(std::string_view text, const LineInd
     if (blank_or_comment(l)) continue;
     std::string_view t = l.substr(static_cast<std::size_t>(indent_of(l)));
     if (t.rfind("---", 0) == 0 || t.rfind("...", 0) == 0) return {};
+    // yaml-cpp reads the lines after a directive as a second document.
+    if (l[0] == '%') return directive_in_document(above);
     break;
   }
   std::size_t first_start = 0;
@@ -334,6 +423,12 @@ SyntaxExplanation explain_yaml_error(std::string_view text, const LineIndex& lin
   if (e.mark.is_null()) return {"the YAML is malformed: " + ascii_message(e.msg), {}};
   std::size_t offset = lines.offset_of(e.mark.line, e.mark.column);
   if (SyntaxExplanation q = question_mark_in_flow(text, offset); !q.message.empty()) return q;
+  if (offset < text.size() && text[offset] == '?' &&
+      std::all_of(text.begin() + static_cast<std::ptrdiff_t>(offset) + 1, text.end(), is_blank_or_break)) {
+    return empty_explicit_key(offset);
+  }
+  if (SyntaxExplanation a = anchor_before(text, lines, e.mark, offset); !a.message.empty()) return a;
+  if (SyntaxExplanation c = colon_glued_to_bracket(text, offset, e.msg); !c.message.empty()) return c;
   if (SyntaxExplanation s = surrogate_escape(text, offset, e.msg); !s.message.empty()) return s;
   std::string hint = layout_hint(text, lines, e.mark);
   if (hint.empty()) hint = item_on_key_line_hint(text, offset, e.msg);

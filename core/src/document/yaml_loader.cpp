@@ -57,25 +57,25 @@ std::string_view null_word_at(std::string_view text, std::size_t offset) {
   return {};
 }
 
-// yaml-cpp 0.7 decodes the escapes \N and \_ to the single bytes 0x85 and 0xA0 instead of the
-// UTF-8 of U+0085 and U+00A0, so a valid document gave values that are not UTF-8 (found by
-// fuzz_policy_json, through auto-detection: `"\N…"` rendered as JSON no longer read as JSON or
-// YAML). The text was checked to be UTF-8 before parsing, so an invalid byte in a value can only
-// come from these escapes. False when `value` needed nothing.
 // Whether the quoted scalar whose opening quote is at `at` has its closing quote. yaml-cpp 0.7
 // ends an unclosed one at the end of the text when the text ends with a line break, and reads all
 // that follows the quote as its value: one missing `"` swallowed the rest of the file silently
 // (`image: "python:3.11` then `max_lifetime_seconds: 60` became one string). Linear: the scan
-// stops at the scalar's own closing quote.
-bool quote_is_closed(std::string_view text, std::size_t at) {
+// stops at the scalar's own closing quote. `quote_escape` is set to the first `\'` of a
+// double-quoted scalar: yaml-cpp reads it as `'`, where YAML, PyYAML and JSON have no such escape;
+// `close` to the closing quote.
+bool quote_is_closed(std::string_view text, std::size_t at, std::size_t& quote_escape, std::size_t& close) {
   const char quote = text[at];
+  quote_escape = std::string_view::npos;
   for (std::size_t i = at + 1; i < text.size(); ++i) {
     if (quote == '"' && text[i] == '\\') {
+      if (i + 1 < text.size() && text[i + 1] == '\'' && quote_escape == std::string_view::npos) quote_escape = i;
       ++i;  // an escape: the next character is the escape's, even a quote
     } else if (text[i] == quote) {
       if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
         ++i;  // '' is a quote inside a single-quoted scalar
       } else {
+        close = i;
         return true;
       }
     }
@@ -83,6 +83,11 @@ bool quote_is_closed(std::string_view text, std::size_t at) {
   return false;
 }
 
+// yaml-cpp 0.7 decodes the escapes \N and \_ to the single bytes 0x85 and 0xA0 instead of the
+// UTF-8 of U+0085 and U+00A0, so a valid document gave values that are not UTF-8 (found by
+// fuzz_policy_json, through auto-detection: `"\N…"` rendered as JSON no longer read as JSON or
+// YAML). The text was checked to be UTF-8 before parsing, so an invalid byte in a value can only
+// come from these escapes. False when `value` needed nothing.
 bool repair_nel_nbsp_escapes(const std::string& value, std::string& out) {
   std::string_view rest(value);
   bool changed = false;
@@ -113,13 +118,34 @@ class TreeBuilder : public YAML::EventHandler {
   Node take_root() { return std::move(root_); }
   bool has_root() const { return has_root_; }
   const YAML::Mark& document_start() const { return doc_start_; }
+  // Where the document's written content starts and ends, as far as its events tell: from the first
+  // event's mark to past the last one (past a quoted scalar's closing quote). npos, 0 when none.
+  std::size_t content_start() const { return content_start_; }
+  std::size_t content_end() const { return content_end_; }
   bool limit_hit() const { return limit_hit_; }
 
   void OnDocumentStart(const YAML::Mark& mark) override { doc_start_ = mark; }
   void OnDocumentEnd() override {}
 
   // Called just before the node that carries the anchor.
-  void OnAnchor(const YAML::Mark&, const std::string& name) override {
+  void OnAnchor(const YAML::Mark& mark, const std::string& name) override {
+    if (SyntaxExplanation e = explain_anchor_name(name, 0); !e.message.empty()) {
+      // The event is marked at the node's first property; the anchor may stand after a tag.
+      std::size_t from = mark.is_null() ? 0 : lines_.offset_of(mark.line, mark.column);
+      std::size_t amp = text_.find("&" + name, from);
+      // An anchor on a key names the map the key is in (path() would add an empty key).
+      fail_at(expecting_key() ? path_to(stack_.size() - 1) : path(), Code::SYNTAX,
+              amp == std::string_view::npos ? to_mark(mark) : lines_.at_offset(amp), std::move(e.message), std::move(e.hint));
+    }
+    // YAML 1.2 and yaml-cpp let a second `&v` stand for the aliases after it; PyYAML refuses the text.
+    if (!anchor_names_.insert(name).second) {
+      std::size_t from = mark.is_null() ? 0 : lines_.offset_of(mark.line, mark.column);
+      std::size_t amp = text_.find("&" + name, from);
+      fail_at(expecting_key() ? path_to(stack_.size() - 1) : path(), Code::SYNTAX,
+              amp == std::string_view::npos ? to_mark(mark) : lines_.at_offset(amp),
+              "the YAML is malformed: the anchor " + shown_text("&" + name) + " is defined twice, which YAML readers disagree on",
+              "give each anchor its own name");
+    }
     next_anchor_referenced_ = referenced_.count(name) > 0;
   }
 
@@ -131,14 +157,18 @@ class TreeBuilder : public YAML::EventHandler {
     // Keep the word as written: `null:` and `~:` are keys "null" and "~", and an empty document
     // (nothing written) can be told from an explicit `null`.
     std::size_t offset = lines_.offset_of(mark.line, mark.column);
-    n.text = std::string(null_word_at(text_, offset));
+    // yaml-cpp marks the missing value of a last line without a `:` (`~` or `null` alone after
+    // `a: 1`) at its key: that key's word is not the value's.
+    bool at_its_key = !expecting_key() && !stack_.empty() && stack_.back().node.is_object() && stack_.back().key_at == offset;
+    if (!at_its_key) n.text = std::string(null_word_at(text_, offset));
     if (n.text.empty()) {
       if (std::size_t after = after_indicator(offset); after != std::string_view::npos) n.mark = lines_.at_offset(after);
       if (!expecting_key()) check_key_has_colon();
       check_explicit_key_written(offset);
-      check_block_key_written(offset);
+      check_key_written(offset);
       check_flow_entry_written(offset);
     }
+    if (!n.text.empty()) saw(offset, offset + n.text.size());
     key_at_ = offset;
     emit_scalar(std::move(n), anchor);
   }
@@ -168,13 +198,25 @@ class TreeBuilder : public YAML::EventHandler {
 
   // Where the content of the node whose event is marked at `at` starts: past its tag and anchor
   // (an event's mark is at them when it has them: `!!str "x`, `&a "x`). yaml-cpp ends a tag at a
-  // `"`, `{` or `[` and reads `!"2"` as `! "2"` and `!{a: 1}` as `! {a: 1}`; YAML needs a space
-  // between a tag and its value (a tag has no such character), and PyYAML rejects the text.
+  // `"`, `{`, `[`, `|`, `>` or `\` and reads `!"2"` as `! "2"`, `!{a: 1}` as `! {a: 1}` and `!!str|`
+  // as `!!str |`; YAML needs a space between a tag and its value (a tag has no such character), and
+  // PyYAML rejects the text.
   std::size_t skip_properties(std::size_t at) {
     while (at < text_.size() && (text_[at] == '!' || text_[at] == '&')) {
       if (text_[at] == '!') {
+        if (at + 1 < text_.size() && text_[at + 1] == '<') {
+          // A verbatim tag, `!<tag:yaml.org,2002:str>`, holds its own `>`; nothing may follow it.
+          if (std::size_t close = text_.find('>', at); close != std::string_view::npos) {
+            at = close + 1;
+            if (at < text_.size() && !is_blank_or_break(text_[at]) && text_[at] != ',' && text_[at] != ']' && text_[at] != '}') {
+              fail(Code::SYNTAX, lines_.at_offset(at), "the YAML is malformed: a tag must be followed by a space before its value",
+                   "write a space after the tag, or remove the tag");
+            }
+          }
+        }
         for (; at < text_.size() && !is_blank_or_break(text_[at]) && text_[at] != ',' && text_[at] != ']' && text_[at] != '}'; ++at) {
-          if (text_[at] == '"' || text_[at] == '{' || text_[at] == '[') {
+          if (text_[at] == '"' || text_[at] == '{' || text_[at] == '[' || text_[at] == '|' || text_[at] == '>' ||
+              text_[at] == '\\') {
             fail(Code::SYNTAX, lines_.at_offset(at), "the YAML is malformed: a tag must be followed by a space before its value",
                  "write a space after the tag, or remove the tag");
           }
@@ -192,23 +234,30 @@ class TreeBuilder : public YAML::EventHandler {
   // collection, quoted scalar or alias at the key's column or left of it (`runner_ids:` then
   // `[a]` below it) as the value; PyYAML and the YAML spec reject that text.
   void check_value_indented(std::size_t offset) {
-    if (stack_.empty()) return;
+    if (!value_below_its_key(offset)) return;
     const Frame& f = stack_.back();
-    if (!f.node.is_object() || !f.block || f.expecting_key || f.drop_value || f.key_at >= offset || offset > text_.size()) return;
-    std::size_t value_line = line_start(offset);
-    if (value_line <= f.key_at) return;  // on the key's line
-    // A key written with `?` has its `:` on a line of its own, which the value may follow.
-    if (after_explicit_key_indicator(f.key_at)) return;
-    std::size_t key_line = line_start(f.key_at);
-    if (offset - value_line > f.key_at - key_line) return;
     fail(Code::SYNTAX, lines_.at_offset(offset),
          "the YAML is malformed: the value of " + shown_text(f.key) +
              " starts on the next line without being indented more than its key",
          "indent the value, or write it after " + shown_text(f.key + ":") + " on the key's line");
   }
+  bool value_below_its_key(std::size_t offset) const {
+    if (stack_.empty()) return false;
+    const Frame& f = stack_.back();
+    if (!f.node.is_object() || !f.block || f.expecting_key || f.drop_value || f.key_at >= offset || offset > text_.size()) return false;
+    std::size_t value_line = line_start(offset);
+    if (value_line <= f.key_at) return false;  // on the key's line
+    // A key written with `?` has its `:` on a line of its own, which the value may follow.
+    if (after_explicit_key_indicator(f.key_at)) return false;
+    std::size_t key_line = line_start(f.key_at);
+    return offset - value_line <= f.key_at - key_line;
+  }
   void check_collection_start(std::size_t offset, YAML::EmitterStyle::value style) {
     skip_properties(offset);
-    if (style != YAML::EmitterStyle::Block) check_value_indented(offset);
+    // A block collection's tag or anchor on a line of its own (`a:`, `&x`, `  b: 1`) stands where
+    // its value does: yaml-cpp took it at the key's column, PyYAML refuses it there.
+    bool properties = offset < text_.size() && (text_[offset] == '!' || text_[offset] == '&');
+    if (style != YAML::EmitterStyle::Block || properties) check_value_indented(offset);
   }
   std::size_t line_start(std::size_t offset) const {
     std::size_t i = offset;
@@ -216,16 +265,18 @@ class TreeBuilder : public YAML::EventHandler {
     return i;
   }
 
-  // A `:` that starts an entry of a block mapping has no key. YAML 1.2 reads an empty key there,
-  // yaml-cpp too; PyYAML (YAML 1.1) rejects the text. It is nearly always a key whose `:` slipped
-  // onto the next line (`user-id` then `: "1000"`), and an empty key means nothing to sandgate.
-  // A key written with `?` (`? ` then `: value`) is not empty and is not seen here.
-  void check_block_key_written(std::size_t offset) {
-    if (!expecting_key() || !stack_.back().block || offset >= text_.size() || text_[offset] != ':') return;
+  // A `:` that starts an entry of a mapping has no key. YAML 1.2 reads an empty key there,
+  // yaml-cpp too; PyYAML (YAML 1.1) and Kubernetes' go-yaml reject the text. In a block mapping it
+  // is nearly always a key whose `:` slipped onto the next line (`user-id` then `: "1000"`); inside
+  // { } or [ ], a key lost to a typo (`{cpu,: "1"}` was {"cpu": null, "": "1"}). An empty key means
+  // nothing to sandgate. A key written with `?` (`? ` then `: value`) is not empty and is not seen
+  // here.
+  void check_key_written(std::size_t offset) {
+    if (!expecting_key() || offset >= text_.size() || text_[offset] != ':') return;
     if (after_explicit_key_indicator(offset)) return;
     fail_at(path_to(stack_.size() - 1), Code::SYNTAX, lines_.at_offset(offset),
             "the YAML is malformed: this ':' has no key before it",
-            "write the key and its ':' on one line");
+            stack_.back().block ? "write the key and its ':' on one line" : "write the key before the ':'");
   }
 
   // A `?` with nothing after it on its line is an empty key (YAML's null). sandgate's documents
@@ -233,17 +284,84 @@ class TreeBuilder : public YAML::EventHandler {
   // used as the key, which would be told as "an object or list is used as a key". Called for a
   // key's empty scalar and for a block map that starts with `:` where a key is expected.
   void check_explicit_key_written(std::size_t offset) {
-    if (!expecting_key() || offset > text_.size() || !after_explicit_key_indicator(offset)) return;
+    if (!expecting_key() || offset > text_.size()) return;
+    // `? ` ending the text: yaml-cpp marks the empty key at the `?` itself.
+    bool at_indicator = offset < text_.size() && text_[offset] == '?' &&
+                        std::all_of(text_.begin() + static_cast<std::ptrdiff_t>(offset) + 1, text_.end(), is_blank_or_break);
+    if (!at_indicator && !after_explicit_key_indicator(offset)) return;
+    SyntaxExplanation e = empty_explicit_key(at_indicator ? offset : blank_or_comment_run_start(offset) - 1);
+    fail_at(path_to(stack_.size() - 1), Code::SYNTAX, lines_.at_offset(e.at), std::move(e.message), std::move(e.hint));
+  }
+
+  // Whether the properties in [from, to) hold the non-specific tag `!` on its own.
+  bool non_specific_tag_written(std::size_t from, std::size_t to) const {
+    for (std::size_t i = from; i < to && i < text_.size(); ++i) {
+      bool starts = i == from || is_blank_or_break(text_[i - 1]);
+      if (starts && text_[i] == '!' && (i + 1 == text_.size() || is_blank_or_break(text_[i + 1]) || i + 1 == to)) return true;
+    }
+    return false;
+  }
+
+  [[noreturn]] void fail_tag_on_nothing(Mark m) {
+    fail(Code::SYNTAX, m, "the YAML is malformed: this '!' tags an empty value",
+         "remove the '!', or write the value after it with a space (! \"text\")");
+  }
+
+  // `! 17` and `! "17"`: the non-specific tag makes a scalar a string to YAML 1.2 and yaml-cpp, but
+  // PyYAML types the text as if plain (17, true, null, the merge key `<<`) whether quoted or not.
+  void check_non_specific_tag(const std::string& value, Mark m) {
+    Node plain;
+    resolve_plain_scalar(value, plain);
+    bool merge = value == "<<";  // PyYAML's resolver makes it the merge key
+    if ((plain.is_string() && !merge) || !note_room(Code::YAML_TAG, m)) return;
+    const char* kind = merge ? "a merge key" : plain.is_bool() ? "a boolean" : plain.is_null() ? "null" : "a number";
+    notes_.add(Code::YAML_TAG, scalar_path(value), m,
+               "the tag '!' makes " + shown_text(value) + " a string to yaml-cpp (YAML 1.2) and " + kind + " to PyYAML",
+               "remove the '!': quote the value for a string, or leave it unquoted for " + std::string(kind));
+  }
+
+  // Inside [ ] or { } a plain value may start with `:` in YAML 1.2 (yaml-cpp reads `{? :x}` as the
+  // key ":x"), where PyYAML reads that `:` as a key's (the empty key, and "x" its value) or fails.
+  void check_flow_plain_start(Mark m) {
+    if (stack_.empty() || stack_.back().block || key_at_ >= text_.size() || text_[key_at_] != ':') return;
+    fail(Code::SYNTAX, m, "the YAML is malformed: a value inside [ ] or { } starts with ':', which YAML readers "
+                          "disagree on (YAML 1.2 reads it as part of the value, PyYAML as a key's ':')",
+         "quote the value");
+  }
+
+  // A key after a `?` on a later line must be indented more than the `?`: `? # note` then `name`
+  // below it at the `?`'s column is an empty key and then a line without a `:` to YAML and PyYAML;
+  // yaml-cpp 0.7 took `name` as the key. (Left of the `?` the line would end the `?`'s mapping.)
+  void check_explicit_key_indented(std::size_t offset, int line0) {
+    // Cheap tests first, as this runs for every key: the key starts its line, and the line above it
+    // ends in a `?` or holds a comment.
+    std::size_t own_line = offset;  // walked back over the indentation only, not the whole line
+    while (own_line > 0 && (text_[own_line - 1] == ' ' || text_[own_line - 1] == '\t')) --own_line;
+    if (own_line == 0 || (text_[own_line - 1] != '\n' && text_[own_line - 1] != '\r')) return;
+    std::size_t before = blank_run_start(own_line);
+    if (before == 0) return;
+    // The start of the line holding before - 1, from the line index (walking the line back would
+    // cost its length for every key).
+    int l = line0 - 1;
+    while (l > 0 && lines_.offset_of(l, 0) > before - 1) --l;
+    std::size_t above = lines_.offset_of(l, 0);
+    if (text_[before - 1] != '?' && text_.substr(above, before - above).find('#') == std::string_view::npos) return;
+    if (!after_explicit_key_indicator(offset)) return;
     std::size_t question = blank_or_comment_run_start(offset) - 1;
-    fail_at(path_to(stack_.size() - 1), Code::SYNTAX, lines_.at_offset(question),
-            "the key after this '?' is empty: YAML reads it as a null key, and the keys here are names",
-            "write the key after the '?' (\"? name\"), or write \"name: value\" without the '?'");
+    std::size_t key_line = line_start(offset);
+    // At the `?`'s column exactly: a line of a block scalar or a plain one continued can end in a
+    // `?` too, and is indented more than the keys that follow it.
+    if (key_line <= question || offset - key_line != question - line_start(question)) return;
+    fail_at(path_to(stack_.size() - 1), Code::SYNTAX, lines_.at_offset(offset),
+            "the YAML is malformed: the key after the '?' above starts on a later line without being indented more "
+            "than the '?'",
+            "write the key on the '?' line (\"? name\"), or indent it");
   }
 
   // An entry of a flow collection must be written: yaml-cpp 0.7 reads `[a,,b]` and `[,a]` as lists
   // with a null in the gap, and `{a: 1, , b: 2}` as a map with an empty key, where PyYAML and the
   // YAML spec reject them (a trailing comma, `[a, b,]`, is allowed, and yaml-cpp adds nothing for
-  // it; an empty key written with its `:`, `{: v}`, is YAML too).
+  // it; an empty key written with its `:`, `{: v}`, is check_key_written's).
   void check_flow_entry_written(std::size_t offset) {
     if (stack_.empty() || stack_.back().block) return;
     const Frame& f = stack_.back();
@@ -254,7 +372,6 @@ class TreeBuilder : public YAML::EventHandler {
     if (offset < text_.size() && (text_[offset] == '&' || text_[offset] == '!')) return;
     std::size_t i = blank_run_start(offset);
     if (i == 0 || (text_[i - 1] != ',' && text_[i - 1] != (list ? '[' : '{'))) return;
-    if (!list && offset < text_.size() && text_[offset] == ':') return;
     // yaml-cpp gives a plain key that runs over two lines (`{a: 1, b` then `c}`) no key event of
     // its own: an implicit key is one line long, so it reads "b c" as the value of an empty key.
     // PyYAML reads the key "b c". The entry is written; what is wrong is where it breaks.
@@ -335,7 +452,10 @@ class TreeBuilder : public YAML::EventHandler {
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     Mark m = to_mark(mark);
     key_at_ = mark.is_null() ? 0 : lines_.offset_of(mark.line, mark.column);
-    if (!mark.is_null()) check_value_indented(key_at_);
+    if (!mark.is_null()) {
+      saw(key_at_, key_at_ + 1);
+      check_value_indented(key_at_);
+    }
     if (++alias_uses_ > limits_.max_alias_uses) {
       fail(Code::YAML_ALIAS_LIMIT, m,
            "the document uses more than " + std::to_string(limits_.max_alias_uses) + " YAML aliases",
@@ -374,20 +494,49 @@ class TreeBuilder : public YAML::EventHandler {
     Node n;
     n.mark = to_mark(mark);
     key_at_ = mark.is_null() ? 0 : lines_.offset_of(mark.line, mark.column);
-    if (!mark.is_null()) check_value_indented(key_at_);
+    if (!mark.is_null()) {
+      saw(key_at_, key_at_ + 1);
+      check_value_indented(key_at_);
+      if (expecting_key()) check_explicit_key_indented(key_at_, mark.line);
+    }
+    bool bang = false;  // a `!` written alone before the value (yaml-cpp's tag is "!" for any quoted scalar too)
     if (tag != "?" && !mark.is_null()) {
       std::size_t at = skip_properties(key_at_);
-      if (at < text_.size() && (text_[at] == '"' || text_[at] == '\'') && !quote_is_closed(text_, at)) {
+      bang = non_specific_tag_written(key_at_, at);
+      // `key: !` ending its line: yaml-cpp takes the next line's key as the tagged value.
+      if (at != key_at_ && bang && value_below_its_key(at)) fail_tag_on_nothing(n.mark);
+      if (at != key_at_) check_value_indented(at);  // `key: !!str` with the value on the next line
+      std::size_t quote_escape = std::string_view::npos;
+      std::size_t close = 0;
+      if (at < text_.size() && (text_[at] == '"' || text_[at] == '\'') && !quote_is_closed(text_, at, quote_escape, close)) {
         fail(Code::SYNTAX, lines_.at_offset(at), "the YAML is malformed: the quoted string that starts here is never closed, so it runs to the end of the text",
              std::string("close it with ") + (text_[at] == '"' ? "\"" : "'") + " where the value ends");
       }
+      if (close > 0) saw(at, close + 1);
+      // `a: !` and `{!}`: yaml-cpp reads the non-specific tag on nothing as the string "" (YAML 1.2's
+      // reading), where PyYAML refuses the text; an empty string written so is nearly always a
+      // tag's `!` typed by mistake.
+      bool block_scalar = at < text_.size() && (text_[at] == '|' || text_[at] == '>');
+      if (bang && value.empty() && close == 0 && !block_scalar) fail_tag_on_nothing(n.mark);
+      if (quote_escape != std::string_view::npos) {
+        fail(Code::SYNTAX, lines_.at_offset(quote_escape), "the YAML is malformed: \\' is not an escape in YAML",
+             "write ' without the backslash: inside \"…\" it needs none");
+      }
+    }
+    if (tag == "?" && !mark.is_null() && key_at_ < text_.size() && text_[key_at_] == '!') {
+      // A tag yaml-cpp dropped (the empty verbatim tag `!<>`): PyYAML refuses it.
+      std::size_t end = key_at_;
+      while (end < text_.size() && !is_blank_or_break(text_[end])) ++end;
+      bad_tag(std::string(text_.substr(key_at_, end - key_at_)), n.mark, scalar_path(value));
     }
     if (tag == "?") {
+      check_flow_plain_start(n.mark);
       resolve_plain_scalar(value, n);
     } else if (tag == "!") {
       n.kind = NodeKind::string;
       n.style = ScalarStyle::quoted;
       n.text = value;
+      if (bang) check_non_specific_tag(value, n.mark);
     } else if (tag.rfind(k_core_tag_prefix, 0) == 0) {
       resolve_core_tag(tag, value, n);
     } else {
@@ -408,7 +557,11 @@ class TreeBuilder : public YAML::EventHandler {
   void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value style) override {
     Mark m = to_mark(mark);
-    if (!mark.is_null()) check_collection_start(lines_.offset_of(mark.line, mark.column), style);
+    if (!mark.is_null()) {
+      std::size_t offset = lines_.offset_of(mark.line, mark.column);
+      saw(offset, offset + 1);
+      check_collection_start(offset, style);
+    }
     check_collection_tag(tag, "seq", m);
     open(Node::make_array(), m, anchor);
     stack_.back().block = style == YAML::EmitterStyle::Block;
@@ -420,6 +573,7 @@ class TreeBuilder : public YAML::EventHandler {
     Mark m = to_mark(mark);
     if (!mark.is_null()) {
       std::size_t offset = lines_.offset_of(mark.line, mark.column);
+      saw(offset, offset + 1);
       if (offset < text_.size() && text_[offset] == ':') check_explicit_key_written(offset);
       check_collection_start(offset, style);
     }
@@ -460,12 +614,15 @@ class TreeBuilder : public YAML::EventHandler {
   };
 
   std::size_t key_at_ = 0;  // the byte offset of the last scalar or null event, for take_key
+  std::size_t content_start_ = std::string_view::npos;
+  std::size_t content_end_ = 0;
   std::string_view text_;
   const LineIndex& lines_;
   const Limits& limits_;
   DiagnosticSink& sink_;
   LoadNotes& notes_;
   std::unordered_set<std::string> referenced_;
+  std::unordered_set<std::string> anchor_names_;  // every anchor defined so far
   bool next_anchor_referenced_ = false;
   YAML::Mark doc_start_;
   std::vector<Frame> stack_;
@@ -479,6 +636,11 @@ class TreeBuilder : public YAML::EventHandler {
   std::size_t copied_bytes_ = 0;
   int alias_uses_ = 0;
   bool limit_hit_ = false;
+
+  void saw(std::size_t begin, std::size_t end) {
+    content_start_ = std::min(content_start_, begin);
+    content_end_ = std::max(content_end_, end);
+  }
 
   Mark to_mark(const YAML::Mark& m) const {
     if (m.is_null()) return Mark{};
@@ -824,6 +986,50 @@ bool check_rest_of_stream(YAML::Parser& parser, const YAML::Mark& first_start, s
   return true;
 }
 
+// The first line in [from, to) that starts with `%` (a directive, outside any scalar there), or npos.
+std::size_t directive_line(std::string_view text, std::size_t from, std::size_t to) {
+  for (std::size_t p = text.find('%', from); p < to && p != std::string_view::npos; p = text.find('%', p + 1)) {
+    if (p == 0 || text[p - 1] == '\n' || text[p - 1] == '\r') return p;
+  }
+  return std::string_view::npos;
+}
+
+// A directive skipped silently: before a document that does not start with `---`, or after the
+// document's content with no document after it (yaml_errors.h). Only comments, blank lines,
+// directives and `---` stand before the content, and a `%` at a line's start after the content of
+// a collection cannot be inside one of its scalars (a block scalar or a plain one continued on a
+// line would be indented; a quoted one counts to its closing quote). Returns the directive's
+// offset, npos when there is none.
+std::size_t reject_skipped_directive(std::string_view text, const LineIndex& lines, std::size_t content_start,
+                                     std::size_t content_end, const Node& root, DiagnosticSink& sink) {
+  std::size_t last = std::string_view::npos;
+  for (std::size_t d = directive_line(text, 0, content_start); d != std::string_view::npos;
+       d = directive_line(text, d + 1, content_start)) {
+    last = d;
+  }
+  if (last != std::string_view::npos) {
+    bool marked = false;
+    for (std::size_t p = text.find("---", last); p != std::string_view::npos && p < content_start; p = text.find("---", p + 1)) {
+      bool starts_line = text[p - 1] == '\n' || text[p - 1] == '\r';
+      bool ends_word = p + 3 == text.size() || is_blank_or_break(text[p + 3]);
+      if (starts_line && ends_word) marked = true;
+    }
+    if (!marked) {
+      SyntaxExplanation e = directive_without_document_start(last);
+      sink.add(Code::SYNTAX, "", lines.at_offset(e.at), std::move(e.message), std::move(e.hint));
+      return last;
+    }
+  }
+  if (root.is_object() || root.is_array()) {
+    if (std::size_t d = directive_line(text, content_end, text.size()); d != std::string_view::npos) {
+      SyntaxExplanation e = directive_in_document(d);
+      sink.add(Code::SYNTAX, "", lines.at_offset(e.at), std::move(e.message), std::move(e.hint));
+      return d;
+    }
+  }
+  return std::string_view::npos;
+}
+
 // yaml-cpp 0.7 reads a carriage return that no line feed follows as an ordinary character; YAML
 // 1.2 (and Kubernetes) read it as a line end. The same text would mean different things.
 bool reject_lone_carriage_return(std::string_view text, const LineIndex& lines, DiagnosticSink& sink) {
@@ -854,6 +1060,10 @@ Pass parse_yaml(std::string_view text, const LineIndex& lines, const Limits& lim
     } else {
       root = builder.take_root();
       pass.loaded = check_rest_of_stream(parser, builder.document_start(), text, lines, sink, pass);
+      if (pass.loaded && pass.second_document_at == std::string_view::npos) {
+        pass.syntax_error_at = reject_skipped_directive(text, lines, builder.content_start(), builder.content_end(), root, sink);
+        pass.loaded = pass.syntax_error_at == std::string_view::npos;
+      }
       // Nothing written at all (`---` alone, or only properties): empty, not an explicit null.
       if (pass.loaded && root.is_null() && root.text.empty()) {
         sink.add(Code::EMPTY_DOCUMENT, "", root.mark.known() ? root.mark : lines.at_offset(0), "the document is empty",
