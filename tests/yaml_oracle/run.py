@@ -15,7 +15,7 @@ For each edited text:
 - one refuses what the other reads: the disagreement must be one of the KNOWN ones below, each
   with its reason. Anything else fails the test, with the text and both answers.
 
-Usage: run.py --dump build/…/tests/sandgate_yaml_dump [--count N] [--seed S] [--show CATEGORY]
+Usage: run.py --dump build/…/tests/sandgate_yaml_dump [--per-source N] [--seed S] [--show CATEGORY]
 """
 
 from __future__ import annotations
@@ -270,7 +270,7 @@ def sandgate_reads(dump: str, texts: list[str]) -> list[dict[str, Any]]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dump", required=True, help="the sandgate_yaml_dump program")
-    ap.add_argument("--count", type=int, default=30000, help="edited texts (default 30000)")
+    ap.add_argument("--per-source", type=int, default=17, help="edited texts per source (default 17: ~30,000 in all)")
     ap.add_argument("--seed", type=int, default=20261207)
     ap.add_argument("--show", default="", help="print the texts of categories containing this")
     args = ap.parse_args()
@@ -278,7 +278,7 @@ def main() -> int:
     sources = source_texts()
     # Each source is edited by its own generator, seeded by its name: a conformance case added later
     # adds its own edited texts and leaves every other source's texts as they were.
-    per_source = max(1, args.count // len(sources))
+    per_source = args.per_source
     picked, texts = [], []
     for where, text in sources:
         rng = random.Random(f"{args.seed}:{where}")
