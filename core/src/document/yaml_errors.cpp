@@ -372,6 +372,11 @@ std::string item_on_key_line_hint(std::string_view text, std::size_t offset, con
 
 }  // namespace
 
+bool question_mark_ends_text(std::string_view text, std::size_t at) {
+  return at < text.size() && text[at] == '?' &&
+         std::all_of(text.begin() + static_cast<std::ptrdiff_t>(at) + 1, text.end(), is_blank_or_break);
+}
+
 SyntaxExplanation empty_explicit_key(std::size_t at) {
   return {"the key after this '?' is empty: YAML reads it as a null key, and the keys here are names",
           "write the key after the '?' (\"? name\"), or write \"name: value\" without the '?'", at};
@@ -423,10 +428,7 @@ SyntaxExplanation explain_yaml_error(std::string_view text, const LineIndex& lin
   if (e.mark.is_null()) return {"the YAML is malformed: " + ascii_message(e.msg), {}};
   std::size_t offset = lines.offset_of(e.mark.line, e.mark.column);
   if (SyntaxExplanation q = question_mark_in_flow(text, offset); !q.message.empty()) return q;
-  if (offset < text.size() && text[offset] == '?' &&
-      std::all_of(text.begin() + static_cast<std::ptrdiff_t>(offset) + 1, text.end(), is_blank_or_break)) {
-    return empty_explicit_key(offset);
-  }
+  if (question_mark_ends_text(text, offset)) return empty_explicit_key(offset);
   if (SyntaxExplanation a = anchor_before(text, lines, e.mark, offset); !a.message.empty()) return a;
   if (SyntaxExplanation c = colon_glued_to_bracket(text, offset, e.msg); !c.message.empty()) return c;
   if (SyntaxExplanation s = surrogate_escape(text, offset, e.msg); !s.message.empty()) return s;

@@ -39,6 +39,9 @@ SyntaxExplanation directive_without_document_start(std::size_t at);
 // A `?` with no key after it (`at` is the `?`): an empty key, YAML's null, where the keys are names.
 // The loader finds most; yaml-cpp itself fails with "unknown token" on a `?` that ends the text.
 SyntaxExplanation empty_explicit_key(std::size_t at);
+// Whether the `?` at `at` ends the text (only white space after it), where yaml-cpp marks the empty
+// key at the `?` itself (`? ` then nothing) or fails with "unknown token" (`?` then nothing).
+bool question_mark_ends_text(std::string_view text, std::size_t at);
 
 SyntaxExplanation explain_yaml_error(std::string_view text, const LineIndex& lines, const YAML::Exception& e);
 

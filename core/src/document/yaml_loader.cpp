@@ -129,22 +129,19 @@ class TreeBuilder : public YAML::EventHandler {
 
   // Called just before the node that carries the anchor.
   void OnAnchor(const YAML::Mark& mark, const std::string& name) override {
-    if (SyntaxExplanation e = explain_anchor_name(name, 0); !e.message.empty()) {
+    SyntaxExplanation e = explain_anchor_name(name, 0);
+    // YAML 1.2 and yaml-cpp let a second `&v` stand for the aliases after it; PyYAML refuses the text.
+    if (e.message.empty() && !anchor_names_.insert(name).second) {
+      e = {"the YAML is malformed: the anchor " + shown_text("&" + name) + " is defined twice, which YAML readers disagree on",
+           "give each anchor its own name"};
+    }
+    if (!e.message.empty()) {
       // The event is marked at the node's first property; the anchor may stand after a tag.
       std::size_t from = mark.is_null() ? 0 : lines_.offset_of(mark.line, mark.column);
       std::size_t amp = text_.find("&" + name, from);
       // An anchor on a key names the map the key is in (path() would add an empty key).
       fail_at(expecting_key() ? path_to(stack_.size() - 1) : path(), Code::SYNTAX,
               amp == std::string_view::npos ? to_mark(mark) : lines_.at_offset(amp), std::move(e.message), std::move(e.hint));
-    }
-    // YAML 1.2 and yaml-cpp let a second `&v` stand for the aliases after it; PyYAML refuses the text.
-    if (!anchor_names_.insert(name).second) {
-      std::size_t from = mark.is_null() ? 0 : lines_.offset_of(mark.line, mark.column);
-      std::size_t amp = text_.find("&" + name, from);
-      fail_at(expecting_key() ? path_to(stack_.size() - 1) : path(), Code::SYNTAX,
-              amp == std::string_view::npos ? to_mark(mark) : lines_.at_offset(amp),
-              "the YAML is malformed: the anchor " + shown_text("&" + name) + " is defined twice, which YAML readers disagree on",
-              "give each anchor its own name");
     }
     next_anchor_referenced_ = referenced_.count(name) > 0;
   }
@@ -201,6 +198,10 @@ class TreeBuilder : public YAML::EventHandler {
   // `"`, `{`, `[`, `|`, `>` or `\` and reads `!"2"` as `! "2"`, `!{a: 1}` as `! {a: 1}` and `!!str|`
   // as `!!str |`; YAML needs a space between a tag and its value (a tag has no such character), and
   // PyYAML rejects the text.
+  [[noreturn]] void fail_glued_tag(std::size_t at) {
+    fail(Code::SYNTAX, lines_.at_offset(at), "the YAML is malformed: a tag must be followed by a space before its value",
+         "write a space after the tag, or remove the tag");
+  }
   std::size_t skip_properties(std::size_t at) {
     while (at < text_.size() && (text_[at] == '!' || text_[at] == '&')) {
       if (text_[at] == '!') {
@@ -209,16 +210,14 @@ class TreeBuilder : public YAML::EventHandler {
           if (std::size_t close = text_.find('>', at); close != std::string_view::npos) {
             at = close + 1;
             if (at < text_.size() && !is_blank_or_break(text_[at]) && text_[at] != ',' && text_[at] != ']' && text_[at] != '}') {
-              fail(Code::SYNTAX, lines_.at_offset(at), "the YAML is malformed: a tag must be followed by a space before its value",
-                   "write a space after the tag, or remove the tag");
+              fail_glued_tag(at);
             }
           }
         }
         for (; at < text_.size() && !is_blank_or_break(text_[at]) && text_[at] != ',' && text_[at] != ']' && text_[at] != '}'; ++at) {
           if (text_[at] == '"' || text_[at] == '{' || text_[at] == '[' || text_[at] == '|' || text_[at] == '>' ||
               text_[at] == '\\') {
-            fail(Code::SYNTAX, lines_.at_offset(at), "the YAML is malformed: a tag must be followed by a space before its value",
-                 "write a space after the tag, or remove the tag");
+            fail_glued_tag(at);
           }
         }
       } else {
@@ -286,8 +285,7 @@ class TreeBuilder : public YAML::EventHandler {
   void check_explicit_key_written(std::size_t offset) {
     if (!expecting_key() || offset > text_.size()) return;
     // `? ` ending the text: yaml-cpp marks the empty key at the `?` itself.
-    bool at_indicator = offset < text_.size() && text_[offset] == '?' &&
-                        std::all_of(text_.begin() + static_cast<std::ptrdiff_t>(offset) + 1, text_.end(), is_blank_or_break);
+    bool at_indicator = question_mark_ends_text(text_, offset);
     if (!at_indicator && !after_explicit_key_indicator(offset)) return;
     SyntaxExplanation e = empty_explicit_key(at_indicator ? offset : blank_or_comment_run_start(offset) - 1);
     fail_at(path_to(stack_.size() - 1), Code::SYNTAX, lines_.at_offset(e.at), std::move(e.message), std::move(e.hint));
