@@ -159,6 +159,8 @@ class TreeBuilder : public YAML::EventHandler {
     bool at_its_key = !expecting_key() && !stack_.empty() && stack_.back().node.is_object() && stack_.back().key_at == offset;
     if (!at_its_key) n.text = std::string(null_word_at(text_, offset));
     if (n.text.empty()) {
+      // Properties on nothing (`!<>&a`, `!!null`) are held to the glued-tag rule as a value's are.
+      if (offset < text_.size() && (text_[offset] == '!' || text_[offset] == '&')) skip_properties(offset);
       if (std::size_t after = after_indicator(offset); after != std::string_view::npos) n.mark = lines_.at_offset(after);
       if (!expecting_key()) check_key_has_colon();
       check_explicit_key_written(offset);
