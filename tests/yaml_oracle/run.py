@@ -94,8 +94,11 @@ def pyyaml_reads(text: str) -> tuple[bool, Any]:
         return False, f"{type(e).__name__}: {e}"
 
 
-def comparable(value: Any) -> Any:
-    """PyYAML's value in the form the dump tool writes sandgate's."""
+def comparable(value: Any, inside: tuple[int, ...] = ()) -> Any:
+    """PyYAML's value in the form the dump tool writes sandgate's. A collection that holds itself
+    (`&a [*a]`, which PyYAML builds) is marked where it recurs."""
+    if id(value) in inside:
+        return "<recursive>"
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, int):
@@ -103,9 +106,9 @@ def comparable(value: Any) -> Any:
     if isinstance(value, float):
         return {"float": "nan" if math.isnan(value) else "inf" if value == math.inf else "-inf" if value == -math.inf else value}
     if isinstance(value, dict) and set(value) == {"map"}:
-        return {"map": [[k, comparable(v)] for k, v in value["map"]]}
+        return {"map": [[k, comparable(v, (*inside, id(value)))] for k, v in value["map"]]}
     if isinstance(value, list):
-        return [comparable(v) for v in value]
+        return [comparable(v, (*inside, id(value))) for v in value]
     if isinstance(value, (bytes, set)) or not isinstance(value, str):
         return repr(value)  # !!binary, !!set…: never equal to what sandgate gives
     return value
@@ -138,7 +141,8 @@ class Known:
 KNOWN: list[Known] = [
     # sandgate stricter than PyYAML (docs/design.md, "Loading"): each is an error a user can fix
     # by writing the text the way every reader reads alike.
-    Known("empty document", "an empty or comments-only file is SG_EMPTY_DOCUMENT, not a null policy",
+    Known("empty document", "an empty or comments-only file, or one of properties only (`!!str &x`), is "
+          "SG_EMPTY_DOCUMENT, not a null or empty policy",
           sandgate_error=("SG_EMPTY_DOCUMENT", "")),
     Known("duplicate key", "PyYAML keeps the last value silently; sandgate reports the repeat",
           sandgate_error=("SG_DUPLICATE_KEY", "")),
@@ -156,6 +160,8 @@ KNOWN: list[Known] = [
           sandgate_error=("SG_SYNTAX", r"inside \[ \] or \{ \} has a .* right after it")),
     Known("empty key after ?", "a '?' with no key is YAML's null key (PyYAML reads it); sandgate's keys are names",
           sandgate_error=("SG_SYNTAX", r"the key after this '\?' is empty")),
+    Known("recursive alias", "an alias inside its own anchor's node (`&a [*a]`): PyYAML builds a value that holds itself",
+          sandgate_error=("SG_SYNTAX", "an alias refers to an anchor that is not complete yet")),
     Known("NUL escape", "\\0 (and \\x00…) put a NUL into a value: SG_NUL_BYTE, since C and many tools cut the text there",
           sandgate_error=("SG_NUL_BYTE", "")),
     Known("limits", "nesting past 64 levels or more than 100 aliases (SPEC §1.2's limits)",
@@ -177,6 +183,9 @@ KNOWN: list[Known] = [
     Known("plain value starting with ':'", "YAML 1.2 reads `:x` inside [ ] or { } as a value, PyYAML as a key's ':' "
           "(an empty key, or an error); sandgate refuses it",
           sandgate_error=("SG_SYNTAX", r"a value inside \[ \] or \{ \} starts with ':'")),
+    Known("YAML 1.1 line break", "U+0085, U+2028 and U+2029 end a line for PyYAML and go-yaml (YAML 1.1), not for "
+          "yaml-cpp (YAML 1.2): refused, as the text would be two documents",
+          sandgate_error=("SG_SYNTAX", "a line break to YAML 1.1 readers")),
     # YAML 1.2, which yaml-cpp reads, allows what PyYAML's YAML 1.1 scanner refuses; the text means
     # one thing to every reader that reads it at all.
     Known("tab", "YAML 1.2 allows a tab inside a plain value and as separating white space; PyYAML refuses it",
@@ -186,13 +195,32 @@ KNOWN: list[Known] = [
           "refuses a name that is not letters and digits. Nothing of the document is in it",
           pyyaml_error=r"while scanning a directive",
           at_mark=lambda text, i: text[text.rfind("\n", 0, i) + 1 : i + 1].startswith("%")),
+    Known("byte order mark inside", "U+FEFF after the text's start: YAML allows it only there; yaml-cpp ends a tag at "
+          "it, PyYAML refuses it in one and reads it elsewhere",
+          sandgate_error=("SG_SYNTAX", r"the text holds U\+FEFF")),
+    Known("'>' block ending the text in spaces", "yaml-cpp 0.7 folds a last line of spaces without a line break into a "
+          "`>` block as a space; refused, with the fix",
+          sandgate_error=("SG_SYNTAX", r"this '>' block ends the text with a line of spaces")),
+    Known("'>' block with '+' and a digit", "yaml-cpp 0.7 ends a `>+` block one line break short when empty lines close "
+          "it; counted from the text where the indentation is detected, refused where a digit sets it",
+          sandgate_error=("SG_SYNTAX", r"this '>' block has both '\+' and an indentation digit")),
+    Known("tag or anchor after '- ' sets the indentation", "yaml-cpp 0.7 needs the next lines of a value that starts with "
+          "a tag or anchor after `- `, `? ` or `: ` to stand right of that tag; told how far to indent them",
+          sandgate_error=("SG_SYNTAX", r"whose (anchor|tag) yaml-cpp reads as setting the value's indentation")),
+    Known("block indentation digit after a tag or anchor", "`- &a |2`: yaml-cpp 0.7 counts the digit from the anchor's "
+          "column, other readers from the '-': refused, as the values differ",
+          sandgate_error=("SG_SYNTAX", r"this block's indentation digit counts from the column of the tag or anchor")),
+    Known("'=' or '<<' as a value", "PyYAML resolves a plain `=` or `<<` to YAML 1.1's value or merge type and has no "
+          "constructor for either outside a key; yaml-cpp and go-yaml read the string",
+          pyyaml_error=r"could not determine a constructor for the tag 'tag:yaml.org,2002:(value|merge)'"),
     Known("comment glued to a block scalar header", "yaml-cpp reads `|#…` as `| #…`; YAML needs the space, PyYAML refuses it",
           pyyaml_error=r"expected chomping or indentation indicators, but found '#'"),
 ]
 
 
 def offset_of(text: str, line: int, column: int) -> int:
-    """The character offset of a 1-based line and column (PyYAML's and sandgate's marks)."""
+    """The character offset of a 1-based line and column (PyYAML's and sandgate's marks), in the
+    text without its byte order mark, which neither counts."""
     start = 0
     for _ in range(line - 1):
         start = text.find("\n", start) + 1
@@ -200,6 +228,7 @@ def offset_of(text: str, line: int, column: int) -> int:
 
 
 def classify(text: str, py_ok: bool, py: Any, sg: dict[str, Any]) -> str:
+    text = text.removeprefix("\ufeff")  # for the marks: neither reader counts the byte order mark
     sg_ok = sg["loaded"] and not sg["errors"]
     if py_ok and sg_ok:
         return "agree: read" if comparable(py) == sandgate_comparable(sg["value"]) else "READ DIFFERENTLY"
@@ -211,7 +240,7 @@ def classify(text: str, py_ok: bool, py: Any, sg: dict[str, Any]) -> str:
             for k in KNOWN:
                 if (k.sandgate_error and re.fullmatch(k.sandgate_error[0], code) and re.search(k.sandgate_error[1], message)
                         and (k.at_mark is None or k.at_mark(text, offset_of(text, line, column)))
-                        and (k.name != "empty document" or py is None)):
+                        and (k.name != "empty document" or py in (None, ""))):
                     return k
             return None
         known = [covering(*error) for error in sg["errors"]]
@@ -283,7 +312,7 @@ def main() -> int:
     for where, text in sources:
         rng = random.Random(f"{args.seed}:{where}")
         for _ in range(per_source):
-            picked.append((where, text))
+            picked.append((f"edited from {where}", text))
             texts.append(edit(text, rng))
     answers = sandgate_reads(args.dump, texts)
     if len(answers) != len(texts):
@@ -307,7 +336,7 @@ def main() -> int:
         if shown == 20:
             break
         shown += 1
-        print(f"\n--- {category} (edited from {where})\n{text}")
+        print(f"\n--- {category} ({where})\n{text}")
         print("PyYAML:", json.dumps(comparable(py)) if py_ok else py.replace("\n", " | "))
         print("sandgate:", json.dumps(sg["value"]) if sg["loaded"] and not sg["errors"] else sg["errors"])
     bad = sum(n for c, n in counts.items() if c.isupper())

@@ -266,7 +266,18 @@ bool resolve_tagged_scalar(std::string_view tag, std::string_view text, Node& no
   node.kind = tmp.kind;
   node.boolean = tmp.boolean;
   node.integer = tmp.integer;
-  node.number = tmp.kind == NodeKind::integer && tag == "float" ? static_cast<double>(tmp.integer) : tmp.number;
+  node.number = tmp.number;
+  if (tmp.kind == NodeKind::integer && tag == "float") {
+    // A float tag on an integer's text reads its digits as a decimal float, as PyYAML's float()
+    // and go-yaml do: `!!float 0777` is 777.0, not the octal 511; hexadecimal and binary are no
+    // float's text (PyYAML fails on them).
+    std::string_view digits = text;
+    if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) digits.remove_prefix(1);
+    if (digits.size() > 1 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'b')) return false;
+    if (text.find(':') != std::string_view::npos || !parse_double(text, node.number)) {
+      node.number = static_cast<double>(tmp.integer);  // sexagesimal: 1:30 is 90.0
+    }
+  }
   if (tag == "float") node.kind = NodeKind::number;
   node.int_overflow = tmp.int_overflow;
   node.yaml11_word = tmp.yaml11_word;

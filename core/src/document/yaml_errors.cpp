@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "document/yaml_properties_indent.h"
 #include "util/text.h"
 
 namespace sandgate::detail {
@@ -432,6 +433,7 @@ SyntaxExplanation explain_yaml_error(std::string_view text, const LineIndex& lin
   if (SyntaxExplanation a = anchor_before(text, lines, e.mark, offset); !a.message.empty()) return a;
   if (SyntaxExplanation c = colon_glued_to_bracket(text, offset, e.msg); !c.message.empty()) return c;
   if (SyntaxExplanation s = surrogate_escape(text, offset, e.msg); !s.message.empty()) return s;
+  if (SyntaxExplanation p = explain_value_left_of_properties(text, lines, e.mark.line); !p.message.empty()) return p;
   std::string hint = layout_hint(text, lines, e.mark);
   if (hint.empty()) hint = item_on_key_line_hint(text, offset, e.msg);
   if (hint.empty() && (e.msg == "illegal map value" || e.msg == "end of map not found" || e.msg == "end of sequence not found")) {

@@ -15,8 +15,12 @@
 #include "document/load_notes.h"
 #include "document/loaders.h"
 #include "document/scalar_resolver.h"
+#include "document/yaml_block_scalar.h"
+#include "document/yaml_characters.h"
 #include "document/yaml_errors.h"
 #include "document/yaml_flow_guard.h"
+#include "document/yaml_properties_indent.h"
+#include "document/yaml_quoted.h"
 #include "util/text.h"
 
 namespace sandgate::detail {
@@ -161,6 +165,8 @@ class TreeBuilder : public YAML::EventHandler {
     if (n.text.empty()) {
       // Properties on nothing (`!<>&a`, `!!null`) are held to the glued-tag rule as a value's are.
       if (offset < text_.size() && (text_[offset] == '!' || text_[offset] == '&')) skip_properties(offset);
+      // yaml-cpp drops the empty verbatim tag `!<>` here too (OnScalar has the case of a value).
+      if (text_.substr(offset, 3) == "!<>") bad_tag("!<>", n.mark, scalar_path(n.text));
       if (std::size_t after = after_indicator(offset); after != std::string_view::npos) n.mark = lines_.at_offset(after);
       if (!expecting_key()) check_key_has_colon();
       check_explicit_key_written(offset);
@@ -322,9 +328,50 @@ class TreeBuilder : public YAML::EventHandler {
 
   // Inside [ ] or { } a plain value may start with `:` in YAML 1.2 (yaml-cpp reads `{? :x}` as the
   // key ":x"), where PyYAML reads that `:` as a key's (the empty key, and "x" its value) or fails.
-  void check_flow_plain_start(Mark m) {
-    if (stack_.empty() || stack_.back().block || key_at_ >= text_.size() || text_[key_at_] != ':') return;
-    fail(Code::SYNTAX, m, "the YAML is malformed: a value inside [ ] or { } starts with ':', which YAML readers "
+  // `- &a |` (yaml_properties_indent.h): a block whose tag or anchor follows `- `, `? ` or `: ` at
+  // its line's start, read by yaml-cpp with its indentation counted from the tag; `header` is the
+  // `|` or `>`, after the properties that start at key_at_.
+  void check_block_after_properties(std::size_t header) {
+    std::size_t start = line_start(key_at_);
+    EntryWithProperties entry = entry_with_properties(text_, start);
+    if (!entry.found || entry.value != header) return;  // the tag on a line of its own: read alike
+    SyntaxExplanation e = value_left_of_properties(text_, entry, std::string_view::npos);
+    if (!e.message.empty()) fail(Code::SYNTAX, lines_.at_offset(e.at), std::move(e.message), std::move(e.hint));
+  }
+
+  // A `>` block's value, checked against its text (yaml_block_scalar.h): a `>+` block's line breaks
+  // at its end are counted from the text (yaml-cpp drops one when empty lines close the block);
+  // `value` itself when it needs nothing, else `fixed`.
+  const std::string* check_folded_block(std::size_t header, const std::string& value, std::string& fixed) {
+    BlockScalarHeader h = read_block_scalar_header(text_, header);
+    if (h.keep && h.indentation_indicator != 0) {
+      // The digit makes the indentation depend on the enclosing collection's, which the count
+      // below does not follow; a `>` block kept whole and so indented is refused instead.
+      fail(Code::SYNTAX, lines_.at_offset(header),
+           "this '>' block has both '+' and an indentation digit, a form YAML readers end differently "
+           "when empty lines close the block",
+           "drop the digit (the block's first line then sets its indentation), or write the block with '|+'");
+    }
+    if (h.indentation_indicator != 0) return &value;
+    BlockLines lines = read_block_lines(text_, header);
+    if (!lines.has_content) return &value;  // empty lines only: read alike
+    if (lines.ends_in_white_line) {
+      fail(Code::SYNTAX, lines_.at_offset(text_.size()),
+           "this '>' block ends the text with a line of spaces and no line break, which yaml-cpp folds into the "
+           "value as a space where other YAML readers ignore the line",
+           "end the file with a line break, or remove the spaces on its last line");
+    }
+    std::size_t body = value.find_last_not_of('\n');
+    if (!h.keep || body == std::string::npos || value.size() - body - 1 == lines.final_breaks) return &value;
+    fixed.assign(value, 0, body + 1);
+    fixed.append(lines.final_breaks, '\n');
+    return &fixed;
+  }
+
+  // `at`: where the value's text starts, past its tag and anchor (`[&a :x]` is marked at the `&`).
+  void check_flow_plain_start(std::size_t at) {
+    if (stack_.empty() || stack_.back().block || at >= text_.size() || text_[at] != ':') return;
+    fail(Code::SYNTAX, lines_.at_offset(at), "the YAML is malformed: a value inside [ ] or { } starts with ':', which YAML readers "
                           "disagree on (YAML 1.2 reads it as part of the value, PyYAML as a key's ':')",
          "quote the value");
   }
@@ -488,9 +535,9 @@ class TreeBuilder : public YAML::EventHandler {
 
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                 const std::string& raw_value) override {
-    std::string repaired;
+    std::string repaired, decoded;
     bool has_high = std::any_of(raw_value.begin(), raw_value.end(), [](char c) { return (c & 0x80) != 0; });
-    const std::string& value = has_high && repair_nel_nbsp_escapes(raw_value, repaired) ? repaired : raw_value;
+    const std::string* read = has_high && repair_nel_nbsp_escapes(raw_value, repaired) ? &repaired : &raw_value;
     Node n;
     n.mark = to_mark(mark);
     key_at_ = mark.is_null() ? 0 : lines_.offset_of(mark.line, mark.column);
@@ -500,8 +547,9 @@ class TreeBuilder : public YAML::EventHandler {
       if (expecting_key()) check_explicit_key_indented(key_at_, mark.line);
     }
     bool bang = false;  // a `!` written alone before the value (yaml-cpp's tag is "!" for any quoted scalar too)
+    std::size_t at = key_at_;  // where the value's own text starts
     if (tag != "?" && !mark.is_null()) {
-      std::size_t at = skip_properties(key_at_);
+      at = skip_properties(key_at_);
       bang = non_specific_tag_written(key_at_, at);
       // `key: !` ending its line: yaml-cpp takes the next line's key as the tagged value.
       if (at != key_at_ && bang && value_below_its_key(at)) fail_tag_on_nothing(n.mark);
@@ -512,25 +560,33 @@ class TreeBuilder : public YAML::EventHandler {
         fail(Code::SYNTAX, lines_.at_offset(at), "the YAML is malformed: the quoted string that starts here is never closed, so it runs to the end of the text",
              std::string("close it with ") + (text_[at] == '"' ? "\"" : "'") + " where the value ends");
       }
-      if (close > 0) saw(at, close + 1);
+      if (close > 0) {
+        saw(at, close + 1);
+        std::string_view inside = text_.substr(at + 1, close - at - 1);
+        if (inside.find('\n') != std::string_view::npos && decode_multiline_quoted(inside, text_[at], decoded)) read = &decoded;
+      }
       // `a: !` and `{!}`: yaml-cpp reads the non-specific tag on nothing as the string "" (YAML 1.2's
       // reading), where PyYAML refuses the text; an empty string written so is nearly always a
       // tag's `!` typed by mistake.
       bool block_scalar = at < text_.size() && (text_[at] == '|' || text_[at] == '>');
-      if (bang && value.empty() && close == 0 && !block_scalar) fail_tag_on_nothing(n.mark);
+      if (bang && read->empty() && close == 0 && !block_scalar) fail_tag_on_nothing(n.mark);
+      if (block_scalar && at != key_at_) check_block_after_properties(at);
+      if (block_scalar && text_[at] == '>') read = check_folded_block(at, *read, decoded);
       if (quote_escape != std::string_view::npos) {
         fail(Code::SYNTAX, lines_.at_offset(quote_escape), "the YAML is malformed: \\' is not an escape in YAML",
              "write ' without the backslash: inside \"…\" it needs none");
       }
     }
+    const std::string& value = *read;
     if (tag == "?" && !mark.is_null() && key_at_ < text_.size() && text_[key_at_] == '!') {
       // A tag yaml-cpp dropped (the empty verbatim tag `!<>`): PyYAML refuses it.
       std::size_t end = key_at_;
       while (end < text_.size() && !is_blank_or_break(text_[end])) ++end;
       bad_tag(std::string(text_.substr(key_at_, end - key_at_)), n.mark, scalar_path(value));
     }
+    if (tag == "?" && !mark.is_null() && key_at_ < text_.size() && text_[key_at_] == '&') at = skip_properties(key_at_);
+    if (!mark.is_null()) check_flow_plain_start(at);
     if (tag == "?") {
-      check_flow_plain_start(n.mark);
       resolve_plain_scalar(value, n);
     } else if (tag == "!") {
       n.kind = NodeKind::string;
@@ -1030,20 +1086,6 @@ std::size_t reject_skipped_directive(std::string_view text, const LineIndex& lin
   return std::string_view::npos;
 }
 
-// yaml-cpp 0.7 reads a carriage return that no line feed follows as an ordinary character; YAML
-// 1.2 (and Kubernetes) read it as a line end. The same text would mean different things.
-bool reject_lone_carriage_return(std::string_view text, const LineIndex& lines, DiagnosticSink& sink) {
-  for (std::size_t i = text.find('\r'); i != std::string_view::npos; i = text.find('\r', i + 1)) {
-    if (i + 1 < text.size() && text[i + 1] == '\n') continue;
-    sink.add(Code::SYNTAX, "", lines.at_offset(i),
-             "the text has a carriage return (\\r) without a line feed (old Mac line endings): "
-             "YAML readers disagree on where its lines end",
-             "save the file with LF or CRLF line endings");
-    return true;
-  }
-  return false;
-}
-
 // One run of yaml-cpp over `text` (the whole text, or a prefix of it: see load_yaml).
 
 Pass parse_yaml(std::string_view text, const LineIndex& lines, const Limits& limits, Node& root,
@@ -1091,7 +1133,7 @@ Pass parse_yaml(std::string_view text, const LineIndex& lines, const Limits& lim
 
 bool load_yaml(std::string_view text, const LineIndex& lines, const Limits& limits, Node& root,
                DiagnosticSink& sink) {
-  if (reject_lone_carriage_return(text, lines, sink)) return false;
+  if (reject_unreadable_character(text, lines, sink)) return false;
   // Where the flow collections alone break a limit, parse only up to there: yaml-cpp would
   // otherwise buffer all of them first (see yaml_flow_guard.h). What the parser finds in that
   // prefix stands for the whole text when it is a limit, a syntax error, or a second document
