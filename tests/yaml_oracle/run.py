@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""The YAML loader against PyYAML, on texts edited one to three characters at a time.
+"""The YAML loader against PyYAML, on texts edited one to three characters at a time, and on texts
+built from a small grammar (generate.py).
 
 sandgate reads YAML with yaml-cpp 0.7, a YAML 1.2 reader with leniencies of its own; its users
 write and read the same files with PyYAML (`yaml.safe_load`, YAML 1.1), and the loader promises
 (docs/design.md, "Loading") that a text means the same to both, or is an error. This test holds
 it to that on the texts users write: the bundled examples and every input text of the
 conformance cases, each edited at random places with the characters YAML gives a meaning to
-(a seeded generator: every run sees the same texts).
+(a seeded generator: every run sees the same texts); and the forms no example holds (multi-line
+quoted values, block scalar indicators, tags and anchors before every kind of value), which
+generate.py builds.
 
 For each edited text:
 - both read it: the values must be equal, types and key order included (integers, floats, strings
@@ -15,7 +18,7 @@ For each edited text:
 - one refuses what the other reads: the disagreement must be one of the KNOWN ones below, each
   with its reason. Anything else fails the test, with the text and both answers.
 
-Usage: run.py --dump build/…/tests/sandgate_yaml_dump [--per-source N] [--seed S] [--show CATEGORY]
+Usage: run.py --dump build/…/tests/sandgate_yaml_dump [--per-source N] [--generated N] [--seed S] [--show CATEGORY]
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ except ImportError:  # pragma: no cover - a set-up problem, said plainly
     sys.exit("yaml_oracle: PyYAML is missing; run scripts/install-deps.sh (it installs it into .venv)")
 
 REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import generate  # noqa: E402 - beside this file
 
 
 # ---- PyYAML, as a user's `yaml.safe_load` reads a file ------------------------------------------
@@ -300,6 +305,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dump", required=True, help="the sandgate_yaml_dump program")
     ap.add_argument("--per-source", type=int, default=17, help="edited texts per source (default 17: ~30,000 in all)")
+    ap.add_argument("--generated", type=int, default=10000, help="texts built by generate.py (default 10,000)")
     ap.add_argument("--seed", type=int, default=20261207)
     ap.add_argument("--show", default="", help="print the texts of categories containing this")
     args = ap.parse_args()
@@ -314,6 +320,9 @@ def main() -> int:
         for _ in range(per_source):
             picked.append((f"edited from {where}", text))
             texts.append(edit(text, rng))
+    for i, text in enumerate(generate.texts(args.seed, args.generated)):
+        picked.append((f"generate.py, text {i}", ""))
+        texts.append(text)
     answers = sandgate_reads(args.dump, texts)
     if len(answers) != len(texts):
         print(f"yaml_oracle: {len(texts)} texts sent, {len(answers)} answers", file=sys.stderr)
@@ -328,7 +337,8 @@ def main() -> int:
         if category.isupper() or (args.show and args.show in category):
             failures.append((category, where, text, py_ok, py, sg))
 
-    print(f"yaml_oracle: {len(texts)} edited texts, {per_source} from each of {len(sources)} sources (seed {args.seed})")
+    print(f"yaml_oracle: {len(texts)} texts: {per_source} edited from each of {len(sources)} sources, "
+          f"{args.generated} generated (seed {args.seed})")
     for category, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         print(f"  {n:6}  {category}")
     shown = 0
