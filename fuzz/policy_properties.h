@@ -63,9 +63,25 @@ inline std::vector<Signature> form_signatures(const Diagnostics& ds) {
 //  - an integer beyond the double range (300+ digits): RapidJSON, the JSON reader, refuses the
 //    whole document (SG_INTEGER_RANGE, nothing loads), where YAML keeps the literal for the field
 //    to reject. Both are errors; they differ in how much else gets reported.
+//  - a string holding a character the YAML loader refuses written raw (U+0085, U+2028, U+2029,
+//    U+FEFF, DEL, a C1 control): JSON allows them unescaped and RapidJSON writes them so, where a
+//    YAML 1.1 reader and yaml-cpp disagree on them (yaml_characters.h).
 // An integer past 300 digits is written exactly, but RapidJSON cannot read it back (SG_INTEGER_RANGE).
 inline bool integer_fits_json(const Node& n) {
   return !(n.kind == NodeKind::integer && n.int_overflow && node_to_json(n).size() > 300);
+}
+
+inline bool holds_character_yaml_refuses(std::string_view s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    const auto next = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0; };
+    if (b == 0x7F || (b == 0xC2 && next(1) >= 0x80 && next(1) <= 0x9F) ||
+        (b == 0xE2 && next(1) == 0x80 && (next(2) == 0xA8 || next(2) == 0xA9)) ||
+        (b == 0xEF && ((next(1) == 0xBB && next(2) == 0xBF) || (next(1) == 0xBF && (next(2) == 0xBE || next(2) == 0xBF))))) {
+      return true;
+    }
+  }
+  return false;
 }
 
 inline bool renders_faithfully(const Node& n) {
@@ -76,12 +92,13 @@ inline bool renders_faithfully(const Node& n) {
     return j.find('.') != std::string::npos && j.find_first_of("nN") == std::string::npos;
   }
   if (!integer_fits_json(n)) return false;
+  if (n.kind == NodeKind::string && holds_character_yaml_refuses(n.text)) return false;
   for (const auto& item : n.items) {
     if (!renders_faithfully(item)) return false;
   }
   for (const auto& m : n.members) {
     if (m.key.size() > 150 && node_to_json(Node::make_string(m.key)).size() > 1000) return false;
-    if (!renders_faithfully(m.value)) return false;
+    if (holds_character_yaml_refuses(m.key) || !renders_faithfully(m.value)) return false;
   }
   return true;
 }

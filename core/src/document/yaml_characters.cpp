@@ -1,6 +1,8 @@
 #include "document/yaml_characters.h"
 
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 namespace sandgate::detail {
@@ -36,13 +38,37 @@ std::string escape_for(char32_t c) {
 
 }  // namespace
 
+namespace {
+
+// Whether the 8 bytes of `w` are all printable ASCII, tab or line feed: the common case, skipped a
+// word at a time (a byte at a time was 16 instructions a byte, 1 % of validating a 57 KB policy).
+// Exact per byte: every lane is compared with its high bit set, so no borrow crosses lanes.
+bool plain_word(std::uint64_t w) {
+  constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL, lows = ~highs;
+  auto equal = [&](unsigned char c) {
+    const std::uint64_t y = w ^ (c * ones);
+    return ~(((y & lows) + lows) | y) & highs;
+  };
+  const std::uint64_t below_space = ~(((w | highs) - 0x20 * ones) & highs) & ~w & highs;
+  const std::uint64_t special = (below_space & ~equal('\n') & ~equal('\t')) | equal(0x7F) | (w & highs);
+  return special == 0;
+}
+
+}  // namespace
+
 bool reject_unreadable_character(std::string_view text, const LineIndex& lines, DiagnosticSink& sink) {
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   const std::size_t n = text.size();
   for (std::size_t i = 0; i < n; ++i) {
+    if ((i & 7) == 0) {
+      // Whole words of plain text first.
+      for (std::uint64_t w; i + 8 <= n; i += 8) {
+        std::memcpy(&w, s + i, 8);
+        if (!plain_word(w)) break;
+      }
+      if (i >= n) break;
+    }
     const unsigned char b = s[i];
-    // The common case first: printable ASCII, tab, line feed, and the first byte of a character
-    // that cannot be one of those below.
     if ((b >= 0x20 && b < 0x7F) || b == '\n' || b == '\t') continue;
     if (b == '\r') {
       if (i + 1 < n && s[i + 1] == '\n') continue;
@@ -75,7 +101,8 @@ bool reject_unreadable_character(std::string_view text, const LineIndex& lines, 
                          std::string(c == 0x85 ? " (next line)" : c == 0x2028 ? " (line separator)" : " (paragraph separator)") +
                          ", a line break to YAML 1.1 readers (PyYAML, go-yaml) and an ordinary character to YAML 1.2 "
                          "ones: they would read different documents"
-                   : "the text holds the control character " + name + ", which YAML does not allow in a file";
+        : c >= 0xFFFE ? "the text holds " + name + ", a noncharacter, which YAML does not allow in a file"
+                      : "the text holds the control character " + name + ", which YAML does not allow in a file";
     sink.add(Code::SYNTAX, "", lines.at_offset(i), std::move(message),
              "remove it; inside a \"…\" value write it as the escape " + escape_for(c));
     return true;
