@@ -165,15 +165,25 @@ class Generator:
             return self.comment()  # no value: null
         return self.r.choice([" ", " ", " ", "  ", " \t" if self.chance(0.1) else " "]) + self.scalar(indent) + self.comment()
 
+    def key(self) -> str:
+        """A key as written before its ':' (an anchor or tag on it now and then, or an alias)."""
+        if self.anchors and self.chance(0.02):
+            return "*" + self.r.choice(self.anchors) + " "  # an alias as a key needs the space
+        return self.properties() + self.r.choice(KEYS) if self.chance(0.1) else self.r.choice(KEYS)
+
     def mapping(self, depth: int, indent: int) -> str:
         out, used = [], set()
         for _ in range(self.r.randint(1, 4)):
-            key = self.r.choice(KEYS)
+            key = self.key()
             if key in used:
                 continue
             used.add(key)
-            if self.chance(0.04):
-                out.append(" " * indent + "? " + key + "\n" + " " * indent + ":" + self.value(depth, indent))  # an explicit key
+            roll = self.r.random()
+            if roll < 0.04:  # an explicit key
+                out.append(" " * indent + "? " + key + "\n" + " " * indent + ":" + self.value(depth, indent))
+            elif roll < 0.05:  # an explicit key that is a collection, or with its value on the same line
+                out.append(" " * indent + "? " + self.flow(depth, indent) + self.r.choice([" : ", "\n" + " " * indent + ": "])
+                           + self.scalar(indent))
             else:
                 out.append(" " * indent + key + ":" + self.value(depth, indent))
             if self.chance(0.1):
@@ -200,6 +210,8 @@ class Generator:
             body = "---" + self.r.choice(["\n", " "]) + body
         if self.chance(0.05):
             body += "\n..."
+        if self.chance(0.03):  # a second document, which both readers refuse for a single one
+            body += self.r.choice(["\n---\n", "\n...\n---\n", "\n--- "]) + self.mapping(0, 0)
         if self.chance(0.03):
             body = "%YAML 1.1\n---\n" + body
         if self.chance(0.5):

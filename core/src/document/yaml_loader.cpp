@@ -161,7 +161,13 @@ class TreeBuilder : public YAML::EventHandler {
     // yaml-cpp marks the missing value of a last line without a `:` (`~` or `null` alone after
     // `a: 1`) at its key: that key's word is not the value's.
     bool at_its_key = !expecting_key() && !stack_.empty() && stack_.back().node.is_object() && stack_.back().key_at == offset;
-    if (!at_its_key) n.text = std::string(null_word_at(text_, offset));
+    // The event is marked at the node's first property: `&a null:` is the key "null".
+    std::size_t word = offset;
+    if (offset < text_.size() && (text_[offset] == '&' || text_[offset] == '!')) {
+      std::size_t after = skip_properties(offset);
+      if (text_.substr(offset, after - offset).find('\n') == std::string_view::npos) word = after;
+    }
+    if (!at_its_key) n.text = std::string(null_word_at(text_, word));
     if (n.text.empty()) {
       // Properties on nothing (`!<>&a`, `!!null`) are held to the glued-tag rule as a value's are.
       if (offset < text_.size() && (text_[offset] == '!' || text_[offset] == '&')) skip_properties(offset);
@@ -173,7 +179,7 @@ class TreeBuilder : public YAML::EventHandler {
       check_key_written(offset);
       check_flow_entry_written(offset);
     }
-    if (!n.text.empty()) saw(offset, offset + n.text.size());
+    if (!n.text.empty()) saw(word, word + n.text.size());
     key_at_ = offset;
     emit_scalar(std::move(n), anchor);
   }
