@@ -132,7 +132,15 @@ class Generator:
     def flow(self, depth: int, indent: int) -> str:
         gap = " " * (indent + 1)
         if self.chance(0.5):
-            items = [self.flow_node(depth + 1, indent) for _ in range(self.r.randint(0, 3))]
+            items = []
+            for _ in range(self.r.randint(0, 3)):
+                roll = self.r.random()
+                if roll < 0.1:  # a single-pair mapping inside [ ]
+                    items.append(self.r.choice(KEYS) + self.r.choice([": ", ":"]) + self.flow_node(depth + 1, indent))
+                elif roll < 0.13:
+                    items.append(self.r.choice(["", " ", "# c\n" + gap]))  # an empty entry, or a comment
+                else:
+                    items.append(self.flow_node(depth + 1, indent))
             separator = self.r.choice([", ", ",", " , ", ",\n" + gap, "\n" + gap + ", "])
             return self.properties() + "[" + separator.join(items) + self.r.choice(["", "", ",", " "]) + "]"
         items = []
@@ -140,6 +148,8 @@ class Generator:
             key = self.r.choice(KEYS)
             if self.chance(0.15):
                 items.append(key)  # a key without a value
+            elif self.chance(0.05):
+                items.append("? " + key + self.r.choice([" : ", ": ", ""]) + self.flow_node(depth + 1, indent))
             else:
                 items.append(key + self.r.choice([": ", ":  ", ":\n" + gap]) + self.flow_node(depth + 1, indent))
         separator = self.r.choice([", ", ",", " , ", ",\n" + gap])

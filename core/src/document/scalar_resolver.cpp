@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace sandgate {
 namespace {
@@ -164,8 +165,46 @@ bool parse_double(std::string_view s, double& out) {
   return r.ec == std::errc{} && r.ptr == e;
 }
 
+// A sexagesimal float, [0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]* after the sign: `1:30.5` is 90.5 and
+// `1:0.` is 60.0 to PyYAML. Summed as PyYAML's constructor sums it (each part's float times its
+// power of 60, from the last), so the double is the same.
+bool parse_sexagesimal_float(std::string_view body, bool negative, Node& node) {
+  std::size_t i = 0;
+  if (body.empty() || !is_digit(body[0])) return false;
+  while (i < body.size() && (is_digit(body[i]) || body[i] == '_')) ++i;
+  int groups = 0;
+  while (i < body.size() && body[i] == ':') {
+    ++i;
+    std::size_t digits = 0;
+    while (i + digits < body.size() && digits < 2 && is_digit(body[i + digits])) ++digits;
+    if (digits == 0 || (digits == 2 && body[i] > '5')) return false;
+    i += digits;
+    ++groups;
+  }
+  if (groups == 0 || i >= body.size() || body[i] != '.') return false;
+  for (++i; i < body.size(); ++i) {
+    if (!is_digit(body[i]) && body[i] != '_') return false;
+  }
+  std::vector<double> parts;
+  for (std::size_t start = 0; start <= body.size();) {
+    std::size_t colon = std::min(body.find(':', start), body.size());
+    double part = 0;
+    if (!parse_double(body.substr(start, colon - start), part)) return false;
+    parts.push_back(part);
+    start = colon + 1;
+  }
+  double value = 0, base = 1;
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
+    value += *it * base;
+    base *= 60;
+  }
+  node.kind = NodeKind::number;
+  node.number = negative ? -value : value;
+  return true;
+}
+
 // YAML 1.1 floats need a dot: [-+]?[0-9][0-9_]*\.[0-9_]*([eE][-+][0-9]+)? | \.[0-9_]+(...)?
-// plus .inf/.nan (sexagesimal floats are rare enough to leave as strings).
+// plus .inf/.nan, and the sexagesimal form above.
 bool parse_yaml11_float(std::string_view s, Node& node) {
   std::string_view body = s;
   bool negative = false;
@@ -183,6 +222,7 @@ bool parse_yaml11_float(std::string_view s, Node& node) {
     node.number = std::numeric_limits<double>::quiet_NaN();
     return true;
   }
+  if (body.find(':') != std::string_view::npos) return parse_sexagesimal_float(body, negative, node);
   std::size_t i = 0;
   bool lead_digits = false;
   while (i < body.size() && (is_digit(body[i]) || (lead_digits && body[i] == '_'))) {

@@ -423,7 +423,8 @@ class TreeBuilder : public YAML::EventHandler {
     // An anchor or a tag with nothing after it (`[&a]`, `[!!null]`) is a written, empty node: the
     // event's mark is at that property.
     if (offset < text_.size() && (text_[offset] == '&' || text_[offset] == '!')) return;
-    std::size_t i = blank_run_start(offset);
+    // A comment may stand in the gap (`[# note` then `, a]`).
+    std::size_t i = blank_or_comment_run_start(offset, true);
     if (i == 0 || (text_[i - 1] != ',' && text_[i - 1] != (list ? '[' : '{'))) return;
     // yaml-cpp gives a plain key that runs over two lines (`{a: 1, b` then `c}`) no key event of
     // its own: an implicit key is one line long, so it reads "b c" as the value of an empty key.
@@ -452,10 +453,10 @@ class TreeBuilder : public YAML::EventHandler {
 
   // Where the white space and comments before `offset` start: `? # the key` then the key on the
   // next line puts a comment between the indicator and its key.
-  std::size_t blank_or_comment_run_start(std::size_t offset) const {
+  std::size_t blank_or_comment_run_start(std::size_t offset, bool flow = false) const {
     std::size_t i = blank_run_start(offset);
     while (i > 0) {
-      std::size_t hash = comment_start(line_start(i - 1), i);
+      std::size_t hash = comment_start(line_start(i - 1), i, flow);
       if (hash == std::string_view::npos) break;
       i = blank_run_start(hash);
     }
@@ -463,16 +464,28 @@ class TreeBuilder : public YAML::EventHandler {
   }
   // The `#` that starts a comment in the line text [from, to), or npos: one at the line's start or
   // after a blank, outside quotes.
-  std::size_t comment_start(std::size_t from, std::size_t to) const {
+  // Inside `[ ]` or `{ }` (`flow`), a `#` right after `[`, `{` or `,` starts one too: those end
+  // any token there, and both readers take `[#c` as a comment.
+  // A line that starts inside a quoted value over several lines is scanned from that value's end.
+  std::size_t comment_start(std::size_t from, std::size_t to, bool flow = false) const {
+    const bool in_quote_at_start = from < last_quote_end_ && last_quote_end_ <= to;
+    if (in_quote_at_start) from = last_quote_end_;
     char quote = 0;
     for (std::size_t i = from; i < to; ++i) {
       char c = text_[i];
       if (quote) {
-        if (c == quote) quote = 0;
+        if (quote == '"' && c == '\\') {
+          ++i;  // an escape: `\"` does not close the value
+        } else if (c == quote && quote == '\'' && i + 1 < to && text_[i + 1] == '\'') {
+          ++i;  // '' is a quote inside '…'
+        } else if (c == quote) {
+          quote = 0;
+        }
       } else if ((c == '"' || c == '\'') && (i == from || is_blank_or_break(text_[i - 1]) || text_[i - 1] == '[' ||
                                               text_[i - 1] == '{' || text_[i - 1] == ',')) {
         quote = c;  // a quoted scalar starts a token: the ' of `it's` does not
-      } else if (c == '#' && (i == from || is_blank_or_break(text_[i - 1]))) {
+      } else if (c == '#' && ((i == from && !in_quote_at_start) || is_blank_or_break(text_[i - 1]) ||
+                              (flow && (text_[i - 1] == '[' || text_[i - 1] == '{' || text_[i - 1] == ',')))) {
         return i;
       }
     }
@@ -568,6 +581,7 @@ class TreeBuilder : public YAML::EventHandler {
       }
       if (close > 0) {
         saw(at, close + 1);
+        last_quote_end_ = close + 1;
         std::string_view inside = text_.substr(at + 1, close - at - 1);
         if (inside.find('\n') != std::string_view::npos && decode_multiline_quoted(inside, text_[at], decoded)) read = &decoded;
       }
@@ -676,6 +690,7 @@ class TreeBuilder : public YAML::EventHandler {
   };
 
   std::size_t key_at_ = 0;  // the byte offset of the last scalar or null event, for take_key
+  std::size_t last_quote_end_ = 0;  // just past the closing quote of the last quoted value read
   std::size_t content_start_ = std::string_view::npos;
   std::size_t content_end_ = 0;
   std::string_view text_;
