@@ -45,6 +45,9 @@ class Generator:
     def __init__(self, rng: random.Random) -> None:
         self.r = rng
         self.anchors: list[str] = []
+        # Small documents as often as large ones: one construct a reader refuses refuses the whole
+        # text, and the texts both read are where a different reading shows.
+        self.depth = rng.choice([1, 2, 2, 3, 4])
 
     def chance(self, p: float) -> bool:
         return self.r.random() < p
@@ -156,20 +159,20 @@ class Generator:
         return self.properties() + "{" + self.r.choice(["", " "]) + separator.join(items) + self.r.choice(["", "", ",", " "]) + "}"
 
     def flow_node(self, depth: int, indent: int) -> str:
-        if depth < 4 and self.chance(0.25):
+        if depth < self.depth and self.chance(0.25):
             return self.flow(depth, indent)
         return self.scalar(indent, in_flow=True)
 
     def value(self, depth: int, indent: int) -> str:
         """What follows a key's ':' or an item's '-', the separator included."""
         roll = self.r.random()
-        if depth < 4 and roll < 0.3:
+        if depth < self.depth and roll < 0.3:
             props = self.properties().strip()
             return (" " + props if props else "") + self.comment() + "\n" + self.mapping(depth + 1, indent + self.r.choice([1, 2, 2, 2, 4]))
-        if depth < 4 and roll < 0.45:
+        if depth < self.depth and roll < 0.45:
             props = self.properties().strip()
             return (" " + props if props else "") + self.comment() + "\n" + self.sequence(depth + 1, indent + self.r.choice([0, 0, 2, 2, 1]))
-        if depth < 4 and roll < 0.55:
+        if depth < self.depth and roll < 0.55:
             return " " + self.flow(depth, indent) + self.comment()
         if roll < 0.6:
             return self.comment()  # no value: null
@@ -194,8 +197,8 @@ class Generator:
             elif roll < 0.05:  # an explicit key that is a collection, or with its value on the same line
                 out.append(" " * indent + "? " + self.flow(depth, indent) + self.r.choice([" : ", "\n" + " " * indent + ": "])
                            + self.scalar(indent))
-            else:
-                out.append(" " * indent + key + ":" + self.value(depth, indent))
+            else:  # a key, now and then with white space before its ':'
+                out.append(" " * indent + key + self.r.choice(["", "", "", "", " ", "  "]) + ":" + self.value(depth, indent))
             if self.chance(0.1):
                 out.append(self.r.choice(["", " " * indent + "# c", "#c"]))
         return "\n".join(out)
@@ -204,10 +207,11 @@ class Generator:
         out = []
         for _ in range(self.r.randint(1, 3)):
             roll = self.r.random()
-            if depth < 4 and roll < 0.25:  # a mapping in the item, starting on the '-' line
-                out.append(" " * indent + "- " + self.mapping(depth + 1, indent + 2)[indent + 2 :])
-            elif depth < 4 and roll < 0.35:  # a list in the item
-                out.append(" " * indent + "- " + self.sequence(depth + 1, indent + 2)[indent + 2 :])
+            gap = self.r.choice([1, 1, 1, 1, 2, 3])  # the spaces after the '-'
+            if depth < self.depth and roll < 0.25:  # a mapping in the item, starting on the '-' line
+                out.append(" " * indent + "-" + " " * gap + self.mapping(depth + 1, indent + 1 + gap)[indent + 1 + gap :])
+            elif depth < self.depth and roll < 0.35:  # a list in the item
+                out.append(" " * indent + "-" + " " * gap + self.sequence(depth + 1, indent + 1 + gap)[indent + 1 + gap :])
             else:
                 out.append(" " * indent + "-" + self.value(depth, indent))
         return "\n".join(out)
