@@ -148,8 +148,27 @@ def as_values(case: Case) -> dict[str, Any] | str:
             return f"its {key} text does not decode ({type(e).__name__})"
         if len(docs) != 1:
             return f"its {key} text holds {len(docs)} documents"
+        if (bad := _non_string_key(docs[0])) is not None:
+            # `&k null: 1`: the text's key is the name "null"; PyYAML's value has the key None.
+            return f"its {key} text has a key PyYAML reads as {bad!r}, not as the name written"
         out[key] = docs[0]
     return out
+
+
+def _non_string_key(value: Any) -> Any:
+    """The first mapping key in `value` that is not a str, or None when all are (a None key is
+    returned as the string 'None' so that it is told from no finding)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                return "None" if k is None else k
+            if (bad := _non_string_key(v)) is not None:
+                return bad
+    elif isinstance(value, list):
+        for v in value:
+            if (bad := _non_string_key(v)) is not None:
+                return bad
+    return None
 
 
 def describe(d: sandgate.Diagnostic) -> str:
