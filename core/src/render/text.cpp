@@ -10,6 +10,7 @@
 
 #include "sandgate/document.h"
 #include "sandgate/render.h"
+#include "util/text.h"
 
 namespace sandgate {
 namespace {
@@ -126,10 +127,7 @@ std::string displayable(std::string_view s) {
         out.append(4, ' ');
       } else if (b < 0x20 || b == 0x7F) {
         // U+2400 + b (U+2421 for DEL), in UTF-8.
-        unsigned cp = b == 0x7F ? 0x2421 : 0x2400 + b;
-        out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+        append_utf8(out, b == 0x7F ? 0x2421 : 0x2400 + b);
       } else {
         out.push_back(c);
       }

@@ -12,6 +12,9 @@ namespace sandgate {
 // YAML's and JSON's white space: a space, a tab or a line break.
 constexpr bool is_blank_or_break(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+// Appends the UTF-8 form of the code point `c` (at most U+10FFFF, not a surrogate).
+void append_utf8(std::string& out, char32_t c);
+
 // lowerCamelCase → snake_case ("maxGpuCount" → "max_gpu_count"); snake_case is returned unchanged.
 std::string to_snake_case(std::string_view s);
 // snake_case → lowerCamelCase ("max_gpu_count" → "maxGpuCount").
