@@ -332,8 +332,6 @@ class TreeBuilder : public YAML::EventHandler {
                "remove the '!': quote the value for a string, or leave it unquoted for " + std::string(kind));
   }
 
-  // Inside [ ] or { } a plain value may start with `:` in YAML 1.2 (yaml-cpp reads `{? :x}` as the
-  // key ":x"), where PyYAML reads that `:` as a key's (the empty key, and "x" its value) or fails.
   // `- &a |` (yaml_properties_indent.h): a block whose tag or anchor follows `- `, `? ` or `: ` at
   // its line's start, read by yaml-cpp with its indentation counted from the tag; `header` is the
   // `|` or `>`, after the properties that start at key_at_.
@@ -374,6 +372,8 @@ class TreeBuilder : public YAML::EventHandler {
     return &fixed;
   }
 
+  // Inside [ ] or { } a plain value may start with `:` in YAML 1.2 (yaml-cpp reads `{? :x}` as the
+  // key ":x"), where PyYAML reads that `:` as a key's (the empty key, and "x" its value) or fails.
   // `at`: where the value's text starts, past its tag and anchor (`[&a :x]` is marked at the `&`).
   void check_flow_plain_start(std::size_t at) {
     if (stack_.empty() || stack_.back().block || at >= text_.size() || text_[at] != ':') return;

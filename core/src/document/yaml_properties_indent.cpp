@@ -51,18 +51,20 @@ EntryWithProperties entry_with_properties(std::string_view text, std::size_t lin
     i += spaces_from(text, i);
   }
   if (i >= end || (text[i] != '&' && text[i] != '!')) return e;
-  if (e.indicator == 0) {
-    // The value of a key or item on the line above: the other readers need its lines right of that.
-    e.indicator_column = owner_indentation(text, line_start, i - line_start);
-    if (e.indicator_column == std::string_view::npos) return e;
-  }
-  e.sigil = text[i];
-  e.properties_column = i - line_start;
+  const char sigil = text[i];
+  const std::size_t properties_column = i - line_start;
   while (i < end && (text[i] == '&' || text[i] == '!')) {
     while (i < end && text[i] != ' ') ++i;
     i += spaces_from(text, i);
   }
   if (i >= end || text[i] == '#' || text[i] == '\r') return e;  // the value is on a later line
+  if (e.indicator == 0) {
+    // The value of a key or item on the line above: the other readers need its lines right of that.
+    e.indicator_column = owner_indentation(text, line_start, properties_column);
+    if (e.indicator_column == std::string_view::npos) return e;
+  }
+  e.sigil = sigil;
+  e.properties_column = properties_column;
   e.value = i;
   if (text[i] == '|' || text[i] == '>') {
     for (std::size_t j = i + 1; j < end && j <= i + 2; ++j) {
