@@ -35,6 +35,7 @@ TEST(YamlBlockScalar, the_breaks_that_end_a_kept_block_are_counted_from_its_text
       {"a: >+\n  x\n\n # c\n\nb: 1\n", 2, 2},
       {"a: >+\n\n  x\n\nb: 1\n", 2, 2},      // empty lines before the first content line
       {"- >+\n  x\n  y\n\n- b\n", 2, 2},
+      {"a: >+\r\n x\r\n\r\n \r\nb: 1\r\n", 1, 3},  // CRLF: a "\r" alone on a line is an empty one
   };
   for (const Row& r : rows) {
     BlockLines b = lines_of(r.text);
@@ -63,6 +64,8 @@ TEST(YamlBlockScalar, the_header_indicators_come_in_either_order) {
     EXPECT_TRUE(header.folded && header.keep) << h;
     EXPECT_EQ(header.indentation_indicator, 2) << h;
   }
+  EXPECT_EQ(read_block_scalar_header("|1", 0).indentation_indicator, 1);
+  EXPECT_EQ(read_block_scalar_header("|0", 0).indentation_indicator, 0);  // no indicator: 0 is none
   auto literal = read_block_scalar_header("|-9 # c", 0);
   EXPECT_FALSE(literal.folded || literal.keep);
   EXPECT_EQ(literal.indentation_indicator, 9);

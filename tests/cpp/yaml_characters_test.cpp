@@ -91,4 +91,6 @@ TEST(YamlCharacters, the_message_names_the_character_and_its_escape) {
   EXPECT_EQ(del.message, "the text holds the control character U+007F, which YAML does not allow in a file");
   Verdict nonchar = check("a: x\xef\xbf\xbfy\n");
   EXPECT_EQ(nonchar.message, "the text holds U+FFFF, a noncharacter, which YAML does not allow in a file");
+  EXPECT_EQ(check("a: x\xef\xbf\xbey\n").message, "the text holds U+FFFE, a noncharacter, which YAML does not allow in a file");
+  EXPECT_NE(check("a: x\xef\xbb\xbfy\n").message.find("U+FEFF (a byte order mark"), std::string::npos);
 }

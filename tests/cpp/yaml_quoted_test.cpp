@@ -40,6 +40,8 @@ TEST(YamlQuoted, values_over_lines_decode_as_pyyaml_reads_them) {
       {'"', "\\x41\\u00e9\\U0001F600\n\\N\\_\\L\\P"sv, "A\xc3\xa9\xf0\x9f\x98\x80 \xc2\x85\xc2\xa0\xe2\x80\xa8\xe2\x80\xa9"sv},
       {'"', "\\0\\a\\b\\v\\f\\r\\e\\/\\\"\\\\\n."sv, "\x00\x07\x08\x0b\x0c\r\x1b/\"\\ ."sv},
       {'"', "\\\t\n"sv, "\t "sv},                // a backslash and a tab is a tab
+      {'"', "\\xaf\\xAF\\u00fA\n"sv, "\xc2\xaf\xc2\xaf\xc3\xba "sv},  // the ends of the hex digit ranges
+      {'"', "\\xa0\\xFF\\x9a\n"sv, "\xc2\xa0\xc3\xbf\xc2\x9a "sv},
       {'"', "a\r\n\r\n b"sv, "a\nb"sv},          // CRLF line ends
       {'"', "a\r\n b"sv, "a b"sv},
       {'\'', "a\n b"sv, "a b"sv},
@@ -60,10 +62,12 @@ TEST(YamlQuoted, values_over_lines_decode_as_pyyaml_reads_them) {
 // guess, and the loader keeps yaml-cpp's reading.
 TEST(YamlQuoted, an_escape_or_quote_yaml_does_not_have_is_not_decoded) {
   std::string out;
-  for (std::string_view bad : {"a\\q\nb"sv, "\\x4\n"sv, "\\x4g\n"sv, "\\uD800\n"sv, "\\uDFFF\n"sv, "\\U00110000\n"sv, "a\n\\"sv}) {
+  for (std::string_view bad : {"a\\q\nb"sv, "\\x4\n"sv, "\\x4g\n"sv, "\\uD800\n"sv, "\\uDFFF\n"sv, "\\U00110000\n"sv, "a\n\\"sv,
+                               "a\n\\x4"sv, "a\n\\u00e"sv /* cut short at the end */, "a\n\\xg1"sv, "a\n\\x/1"sv}) {
     EXPECT_FALSE(decode_multiline_quoted(bad, '"', out)) << bad;
   }
   EXPECT_FALSE(decode_multiline_quoted("it's\nx"sv, '\'', out));
+  EXPECT_FALSE(decode_multiline_quoted("a\n'"sv, '\'', out));  // a lone quote as the last character
   EXPECT_TRUE(decode_multiline_quoted("\\uD7FF\\uE000\\U0010FFFF\n"sv, '"', out));
   EXPECT_EQ(out, "\xed\x9f\xbf\xee\x80\x80\xf4\x8f\xbf\xbf "sv);
 }

@@ -126,6 +126,10 @@ TEST(YamlTyping, plain_scalars_read_as_pyyaml_reads_them) {
       {"1:30._5", "float:90.5"},
       {"1:5:07.5", "float:3907.5"},
       {"1:3.", "float:63"},
+      {"1:59.5", "float:119.5"},  // the bounds of a two-digit part: 5 is its largest tens digit
+      {"1:50.", "float:110"},
+      {"1:09.5", "float:69.5"},
+      {"1:5.5", "float:65.5"},
       {"1:60.5", "string"},
       {"1:30.5e3", "string"},
       {":30.5", "string"},
@@ -215,8 +219,16 @@ TEST(YamlTyping, core_tags_type_the_value_or_are_an_error) {
   EXPECT_TRUE(d.root.find("b")->boolean);
   EXPECT_TRUE(d.root.find("b")->yaml11_word);
   for (const char* key : {"n1", "n2", "n3"}) EXPECT_TRUE(d.root.find(key)->is_null()) << key;
+  // !!float on an integer's digits reads them as PyYAML's float() does: decimal, the sign kept.
+  Document floats = load_document("a: !!float -017\nb: !!float +0777\nc: !!float 0_17\n", Format::yaml, "t.yaml", "policy");
+  ASSERT_TRUE(floats.loaded);
+  EXPECT_TRUE(floats.diagnostics.empty());
+  EXPECT_EQ(floats.root.find("a")->number, -17.0);
+  EXPECT_EQ(floats.root.find("b")->number, 777.0);
+  EXPECT_EQ(floats.root.find("c")->number, 17.0);
   for (const char* text : {"v: !!int 1.5\n", "v: !!bool 1\n", "v: !!float 1e3\n", "v: !!int 0o17\n",
-                           "v: !!bool YeS\n", "v: !!null x\n", "v: !!null 0\n"}) {
+                           "v: !!bool YeS\n", "v: !!null x\n", "v: !!null 0\n", "v: !!float 0x1F\n",
+                           "v: !!float -0x1F\n", "v: !!float +0b11\n"}) {
     Document bad = load_document(text, Format::yaml, "t.yaml", "policy");
     ASSERT_EQ(bad.diagnostics.size(), 1u) << text;
     EXPECT_EQ(bad.diagnostics[0].code, Code::YAML_TAG) << text;
