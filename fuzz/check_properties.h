@@ -235,15 +235,44 @@ inline void check_request(std::initializer_list<const CheckContext*> contexts, s
         defaults.members.push_back(std::move(*temp_dir));
         resend.members.erase(temp_dir);
       }
+      // A template sandbox's container overrides (resources, command, …) need container_image only
+      // when the sandbox itself gives them (SG_TEMPLATE_OVERRIDES_WITHOUT_IMAGE): ones the function
+      // layer or the defaults gave go back through that layer (found by a 25-minute fuzz_check run).
+      Node overrides = Node::make_object();
+      if (resend.find("template_id") != nullptr) {
+        auto layers_of = [&](std::string_view key) {
+          std::set<std::string> layers;
+          const std::string top = "/" + std::string(key);
+          for (const auto& [pointer, layer] : from) {
+            if (pointer == top || pointer.rfind(top + "/", 0) == 0) layers.insert(layer);
+          }
+          return layers;
+        };
+        for (auto it = resend.members.begin(); it != resend.members.end();) {
+          std::set<std::string> layers = layers_of(it->key);
+          Node* to = layers == std::set<std::string>{"function"} ? &overrides
+                     : layers == std::set<std::string>{"defaults"} ? &defaults
+                                                                    : nullptr;
+          if (to == nullptr) {
+            ++it;
+            continue;
+          }
+          to->members.push_back(std::move(*it));
+          it = resend.members.erase(it);
+        }
+      }
       std::string resend_json = node_to_json(resend);
       std::string defaults_json = node_to_json(defaults);
+      std::string overrides_json = node_to_json(overrides);
       Document resent = load_document(resend_json, Format::json, "resolved.json", "sandbox");
       Document resent_defaults = load_document(defaults_json, Format::json, "defaults.json", "defaults");
-      Result r = engine.check(resent, defaults.members.empty() ? nullptr : &resent_defaults, nullptr, ctx->options);
+      Document resent_overrides = load_document(overrides_json, Format::json, "overrides.json", "overrides");
+      Result r = engine.check(resent, defaults.members.empty() ? nullptr : &resent_defaults,
+                              overrides.members.empty() ? nullptr : &resent_overrides, ctx->options);
       if (!r.ok() || !same_value(r.resolved(), first.resolved())) {
         fail("a resolved request sent again is ok with an unchanged `resolved`",
              "first:\n" + result_to_json(first, true) + "\nsent again:\n" + resend_json + "\nwith defaults:\n" +
-                 defaults_json + "\nsecond:\n" + result_to_json(r, true));
+                 defaults_json + "\nwith overrides:\n" + overrides_json + "\nsecond:\n" + result_to_json(r, true));
       }
     }
   }
