@@ -132,6 +132,8 @@ inline void check_request(std::initializer_list<const CheckContext*> contexts, s
     // Aliases can expand a small text past the size limit: such a rendering is refused for its size.
     auto too_large = [](const std::optional<std::string>& j) { return j && j->size() > Limits{}.max_bytes; };
     if (sandbox_json.size() > Limits{}.max_bytes || too_large(d_json) || too_large(o_json)) faithful = false;
+    auto refused = [](const std::optional<std::string>& j) { return j && yaml_refuses_a_character_of(*j); };
+    if (yaml_refuses_a_character_of(sandbox_json) || refused(d_json) || refused(o_json)) faithful = false;
     for (Format f : {Format::yaml, Format::json}) {
       if (!faithful) break;
       std::string ext = f == Format::json ? ".json" : ".yaml";
