@@ -113,3 +113,14 @@ TEST(TextBytes, a_glued_value_and_what_ends_it) {
   EXPECT_EQ(sandgate::glued_colon_fix(std::string(65, 'k') + ":v"), std::string(65, 'k') + ": v");
   EXPECT_EQ(sandgate::glued_colon_fix(std::string(66, 'k') + ":v"), "");
 }
+
+// Indentation is spaces only: a tab, a line break or a CRLF's "\r" ends it, as does the text's end.
+TEST(TextBytes, leading_spaces_count_spaces_alone) {
+  EXPECT_EQ(sandgate::leading_spaces(""), 0u);
+  EXPECT_EQ(sandgate::leading_spaces("   "), 3u);
+  EXPECT_EQ(sandgate::leading_spaces("  - a"), 2u);
+  EXPECT_EQ(sandgate::leading_spaces(" \t a"), 1u);
+  EXPECT_EQ(sandgate::leading_spaces("  \r\n"), 2u);
+  EXPECT_EQ(sandgate::leading_spaces("a  "), 0u);
+  static_assert(sandgate::leading_spaces("    x") == 4);
+}

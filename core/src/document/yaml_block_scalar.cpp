@@ -1,5 +1,7 @@
 #include "document/yaml_block_scalar.h"
 
+#include "util/text.h"
+
 namespace sandgate::detail {
 namespace {
 
@@ -10,7 +12,7 @@ struct Line {
 
 Line read_line(std::string_view text, std::size_t begin, std::size_t end) {
   Line l;
-  while (begin + l.spaces < end && text[begin + l.spaces] == ' ') ++l.spaces;
+  l.spaces = leading_spaces(text.substr(begin, end - begin));
   std::size_t rest = begin + l.spaces;
   l.blank = rest == end || (rest + 1 == end && text[rest] == '\r');
   return l;

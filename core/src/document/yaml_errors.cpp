@@ -49,9 +49,7 @@ std::string layout_hint(std::string_view text, const LineIndex& lines, const YAM
 }
 
 int indent_of(std::string_view line) {
-  int n = 0;
-  while (static_cast<std::size_t>(n) < line.size() && line[static_cast<std::size_t>(n)] == ' ') ++n;
-  return n;
+  return static_cast<int>(leading_spaces(line));
 }
 
 bool blank_or_comment(std::string_view line) {

@@ -13,9 +13,7 @@ std::size_t line_end(std::string_view text, std::size_t from) {
 }
 
 std::size_t spaces_from(std::string_view text, std::size_t i) {
-  std::size_t n = 0;
-  while (i + n < text.size() && text[i + n] == ' ') ++n;
-  return n;
+  return i < text.size() ? leading_spaces(text.substr(i)) : 0;
 }
 
 // Only spaces (and a CRLF's "\r") up to the line's end.

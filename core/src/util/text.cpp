@@ -319,8 +319,7 @@ std::string shown_text(std::string_view s) {
 }
 
 std::string glued_colon_fix(std::string_view line) {
-  std::size_t i = 0;
-  while (i < line.size() && line[i] == ' ') ++i;
+  std::size_t i = leading_spaces(line);
   std::size_t key_start = i;
   auto key_char = [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.' || c == '/';

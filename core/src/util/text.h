@@ -12,6 +12,13 @@ namespace sandgate {
 // YAML's and JSON's white space: a space, a tab or a line break.
 constexpr bool is_blank_or_break(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+// The spaces `s` starts with: a YAML line's indentation (a tab is not indentation in YAML).
+constexpr std::size_t leading_spaces(std::string_view s) {
+  std::size_t n = 0;
+  while (n < s.size() && s[n] == ' ') ++n;
+  return n;
+}
+
 // Appends the UTF-8 form of the code point `c` (at most U+10FFFF, not a surrogate).
 void append_utf8(std::string& out, char32_t c);
 
