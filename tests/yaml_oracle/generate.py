@@ -133,7 +133,9 @@ class Generator:
         return props + self.block_scalar(indent)
 
     def flow(self, depth: int, indent: int) -> str:
-        gap = " " * (indent + 1)
+        # Continuation lines indented past the block they stand in, or now and then not (YAML 1.2
+        # wants them right of it; YAML 1.1 readers do not look).
+        gap = " " * (indent + 1 if self.chance(0.9) else self.r.choice([0, indent]))
         if self.chance(0.5):
             items = []
             for _ in range(self.r.randint(0, 3)):
@@ -182,6 +184,10 @@ class Generator:
         """A key as written before its ':' (an anchor or tag on it now and then, or an alias)."""
         if self.anchors and self.chance(0.02):
             return "*" + self.r.choice(self.anchors) + " "  # an alias as a key needs the space
+        if self.chance(0.01):  # a quoted key over two lines: no implicit key may span lines
+            return self.r.choice(['"a\n b"', "'a\n\n b'", '"a\\\n b"'])
+        if self.chance(0.005):  # an implicit key is at most 1,024 characters long
+            return "k" * self.r.choice([1023, 1024, 1025, 1100])
         return self.properties() + self.r.choice(KEYS) if self.chance(0.1) else self.r.choice(KEYS)
 
     def mapping(self, depth: int, indent: int) -> str:
@@ -194,6 +200,10 @@ class Generator:
             roll = self.r.random()
             if roll < 0.04:  # an explicit key
                 out.append(" " * indent + "? " + key + "\n" + " " * indent + ":" + self.value(depth, indent))
+            elif roll < 0.045:  # an explicit key that is a block scalar or a block list
+                explicit = (self.block_scalar(indent) if self.chance(0.5)
+                            else "\n" + self.sequence(depth + 1, indent + 2) if depth < self.depth else "- a")
+                out.append(" " * indent + "? " + explicit + "\n" + " " * indent + ":" + self.value(depth, indent))
             elif roll < 0.05:  # an explicit key that is a collection, or with its value on the same line
                 out.append(" " * indent + "? " + self.flow(depth, indent) + self.r.choice([" : ", "\n" + " " * indent + ": "])
                            + self.scalar(indent))
