@@ -463,28 +463,18 @@ class TreeBuilder : public YAML::EventHandler {
     return i;
   }
   // The `#` that starts a comment in the line text [from, to), or npos: one at the line's start or
-  // after a blank, outside quotes.
+  // after a blank.
   // Inside `[ ]` or `{ }` (`flow`), a `#` right after `[`, `{` or `,` starts one too: those end
   // any token there, and both readers take `[#c` as a comment.
-  // A line that starts inside a quoted value over several lines is scanned from that value's end.
+  // Quotes need no tracking: events come in the text's order, so every quoted value before `to`
+  // has been read, and a line holding the last one is scanned from its end (which also skips a
+  // value over several lines). A quote after that is inside a plain value (`x 'y # c`: the value
+  // "x 'y", then a comment) or inside the comment.
   std::size_t comment_start(std::size_t from, std::size_t to, bool flow = false) const {
     const bool in_quote_at_start = from < last_quote_end_ && last_quote_end_ <= to;
     if (in_quote_at_start) from = last_quote_end_;
-    char quote = 0;
     for (std::size_t i = from; i < to; ++i) {
-      char c = text_[i];
-      if (quote) {
-        if (quote == '"' && c == '\\') {
-          ++i;  // an escape: `\"` does not close the value
-        } else if (c == quote && quote == '\'' && i + 1 < to && text_[i + 1] == '\'') {
-          ++i;  // '' is a quote inside '…'
-        } else if (c == quote) {
-          quote = 0;
-        }
-      } else if ((c == '"' || c == '\'') && (i == from || is_blank_or_break(text_[i - 1]) || text_[i - 1] == '[' ||
-                                              text_[i - 1] == '{' || text_[i - 1] == ',')) {
-        quote = c;  // a quoted scalar starts a token: the ' of `it's` does not
-      } else if (c == '#' && ((i == from && !in_quote_at_start) || is_blank_or_break(text_[i - 1]) ||
+      if (text_[i] == '#' && ((i == from && !in_quote_at_start) || is_blank_or_break(text_[i - 1]) ||
                               (flow && (text_[i - 1] == '[' || text_[i - 1] == '{' || text_[i - 1] == ',')))) {
         return i;
       }
