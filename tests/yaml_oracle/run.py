@@ -146,8 +146,8 @@ class Known:
 KNOWN: list[Known] = [
     # sandgate stricter than PyYAML (docs/design.md, "Loading"): each is an error a user can fix
     # by writing the text the way every reader reads alike.
-    Known("empty document", "an empty or comments-only file, or one of properties only (`!!str &x`), is "
-          "SG_EMPTY_DOCUMENT, not a null or empty policy",
+    Known("empty document", "an empty or comments-only file, or one of properties only (`!!str &x`, "
+          "`!!map &x`, which PyYAML reads as \"\" and {}), is SG_EMPTY_DOCUMENT, not a null or empty policy",
           sandgate_error=("SG_EMPTY_DOCUMENT", "")),
     Known("duplicate key", "PyYAML keeps the last value silently; sandgate reports the repeat",
           sandgate_error=("SG_DUPLICATE_KEY", "")),
@@ -245,7 +245,7 @@ def classify(text: str, py_ok: bool, py: Any, sg: dict[str, Any]) -> str:
             for k in KNOWN:
                 if (k.sandgate_error and re.fullmatch(k.sandgate_error[0], code) and re.search(k.sandgate_error[1], message)
                         and (k.at_mark is None or k.at_mark(text, offset_of(text, line, column)))
-                        and (k.name != "empty document" or py in (None, ""))):
+                        and (k.name != "empty document" or py in (None, "", [], {"map": []}))):
                     return k
             return None
         known = [covering(*error) for error in sg["errors"]]
