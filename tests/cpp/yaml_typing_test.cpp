@@ -131,6 +131,8 @@ TEST(YamlTyping, plain_scalars_read_as_pyyaml_reads_them) {
       {"1:09.5", "float:69.5"},
       {"1:5.5", "float:65.5"},
       {"1:60.5", "string"},
+      {"1:300.5", "string"},  // a part after the first has one or two digits
+      {"1:5:300.", "string"},
       {"1:30.5e3", "string"},
       {":30.5", "string"},
       {"-99999999999999999999", "int:overflow"},

@@ -208,7 +208,8 @@ KNOWN: list[Known] = [
           sandgate_error=("SG_SYNTAX", r"this '>' block ends the text with a line of spaces")),
     Known("'>' block with '+' and a digit", "yaml-cpp 0.7 ends a `>+` block one line break short when empty lines close "
           "it; counted from the text where the indentation is detected, refused where a digit sets it",
-          sandgate_error=("SG_SYNTAX", r"this '>' block has both '\+' and an indentation digit")),
+          sandgate_error=("SG_SYNTAX", r"this '>' block has both '\+' and an indentation digit"),
+          at_mark=lambda text, at: text[at : at + 1] == ">"),
     Known("tag or anchor after '- ' sets the indentation", "yaml-cpp 0.7 needs the next lines of a value that starts with "
           "a tag or anchor after `- `, `? ` or `: ` to stand right of that tag; told how far to indent them",
           sandgate_error=("SG_SYNTAX", r"whose (anchor|tag) yaml-cpp reads as setting the value's indentation")),
