@@ -326,23 +326,40 @@ std::string glued_colon_hint(std::string_view text, const LineIndex& lines, cons
 std::string_view second_key_on_line(std::string_view line) {
   std::size_t i = line.find(": ");
   if (i == std::string_view::npos) return {};
+  const std::size_t value_start = i + 2;
   int depth = 0;
+  // A quote or bracket opens a value only where a token starts: at the value's start, or after
+  // `[`, `{`, `,` or `:` inside a flow collection. Elsewhere it is part of a plain value
+  // (`Bob's box`, `x[1]`), and the key after it is still found.
+  auto starts_token = [&](std::size_t at) {
+    std::size_t k = at;
+    while (k > value_start && line[k - 1] == ' ') --k;
+    if (k == value_start) return true;
+    const char p = line[k - 1];
+    return depth > 0 && (p == '[' || p == '{' || p == ',' || p == ':');
+  };
   char quote = 0;
-  for (std::size_t j = i + 2; j < line.size(); ++j) {
+  for (std::size_t j = value_start; j < line.size(); ++j) {
     char c = line[j];
     if (quote) {
-      if (c == quote) quote = 0;
-    } else if (c == '"' || c == '\'') {
+      if (quote == '"' && c == '\\') {
+        ++j;  // an escape: `\"` does not close the value
+      } else if (c == quote && quote == '\'' && j + 1 < line.size() && line[j + 1] == '\'') {
+        ++j;  // '' is a quote inside '…'
+      } else if (c == quote) {
+        quote = 0;
+      }
+    } else if ((c == '"' || c == '\'') && starts_token(j)) {
       quote = c;
     } else if (c == '#' && line[j - 1] == ' ') {
       return {};
-    } else if (c == '[' || c == '{') {
+    } else if ((c == '[' || c == '{') && starts_token(j)) {
       ++depth;
-    } else if (c == ']' || c == '}') {
+    } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;
     } else if (depth == 0 && c == ':' && (j + 1 == line.size() || line[j + 1] == ' ')) {
       std::size_t k = j;
-      while (k > i + 2 && line[k - 1] != ' ') --k;
+      while (k > value_start && line[k - 1] != ' ') --k;
       if (k == j || line[k - 1] != ' ') return {};
       return line.substr(k, j - k);
     }
