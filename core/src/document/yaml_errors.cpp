@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "document/yaml_properties_indent.h"
+#include "document/yaml_unclosed_flow.h"
 #include "util/text.h"
 
 namespace sandgate::detail {
@@ -447,6 +448,7 @@ SyntaxExplanation explain_yaml_error(std::string_view text, const LineIndex& lin
   if (question_mark_ends_text(text, offset)) return empty_explicit_key(offset);
   if (SyntaxExplanation a = anchor_before(text, lines, e.mark, offset); !a.message.empty()) return a;
   if (SyntaxExplanation c = colon_glued_to_bracket(text, offset, e.msg); !c.message.empty()) return c;
+  if (SyntaxExplanation u = explain_unclosed_flow(text, offset, e.msg); !u.message.empty()) return u;
   if (SyntaxExplanation s = surrogate_escape(text, offset, e.msg); !s.message.empty()) return s;
   if (SyntaxExplanation p = explain_value_left_of_properties(text, lines, e.mark.line); !p.message.empty()) return p;
   std::string hint = layout_hint(text, lines, e.mark);
