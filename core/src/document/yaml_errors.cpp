@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "document/yaml_indicator_as_text.h"
 #include "document/yaml_properties_indent.h"
 #include "document/yaml_unclosed_flow.h"
 #include "util/text.h"
@@ -218,8 +219,10 @@ SyntaxExplanation explain_anchor_name(std::string_view name, std::size_t at, cha
               shown_text(name.substr(i, len)) +
               " in its name, where YAML readers disagree: yaml-cpp takes it into the name, PyYAML and Kubernetes "
               "end the name before it",
-          "name anchors with letters, digits, '-' and '_' only, and write a space after the name; if no anchor was "
-          "meant, remove the '&'",
+          sigil == '*' ? "if " + shown_text("*" + std::string(name)) + " is text (a value starting with '*' is an alias), quote it: " +
+                             quoted("*" + std::string(name)) + "; an alias's name holds letters, digits, '-' and '_' only"
+                       : "name anchors with letters, digits, '-' and '_' only, and write a space after the name; if no "
+                         "anchor was meant, remove the '&'",
           at};
 }
 
@@ -449,6 +452,7 @@ SyntaxExplanation explain_yaml_error(std::string_view text, const LineIndex& lin
   if (SyntaxExplanation a = anchor_before(text, lines, e.mark, offset); !a.message.empty()) return a;
   if (SyntaxExplanation c = colon_glued_to_bracket(text, offset, e.msg); !c.message.empty()) return c;
   if (SyntaxExplanation u = explain_unclosed_flow(text, offset, e.msg); !u.message.empty()) return u;
+  if (SyntaxExplanation t = explain_indicator_as_text(text, offset, e.msg); !t.message.empty()) return t;
   if (SyntaxExplanation s = surrogate_escape(text, offset, e.msg); !s.message.empty()) return s;
   if (SyntaxExplanation p = explain_value_left_of_properties(text, lines, e.mark.line); !p.message.empty()) return p;
   std::string hint = layout_hint(text, lines, e.mark);

@@ -1,0 +1,40 @@
+#include "document/yaml_indicator_as_text.h"
+
+#include "util/text.h"
+
+namespace sandgate::detail {
+
+std::string_view value_written_at(std::string_view text, std::size_t at) {
+  std::size_t before = at;
+  while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) --before;
+  const bool in_flow = before > 0 && (text[before - 1] == '[' || text[before - 1] == '{' || text[before - 1] == ',');
+  std::size_t end = at;
+  while (end < text.size() && text[end] != '\n' && text[end] != '\r' &&
+         !(in_flow && (text[end] == ',' || text[end] == ']' || text[end] == '}')) &&
+         !(text[end] == '#' && end > at && (text[end - 1] == ' ' || text[end - 1] == '\t'))) {
+    ++end;
+  }
+  while (end > at && (text[end - 1] == ' ' || text[end - 1] == '\t')) --end;
+  return text.substr(at, end - at);
+}
+
+SyntaxExplanation explain_indicator_as_text(std::string_view text, std::size_t offset, const std::string& msg) {
+  if (offset >= text.size()) return {};
+  const char c = text[offset];
+  const std::string_view value = value_written_at(text, offset);
+  if (msg == "the referenced anchor is not defined" && c == '*') {
+    std::size_t name_end = 1;
+    while (name_end < value.size() && value[name_end] != ' ' && value[name_end] != '\t') ++name_end;
+    return {"the YAML is malformed: " + shown_text(value.substr(0, name_end)) +
+                " is an alias (a value starting with '*' refers to an anchor), and no anchor " +
+                shown_text("&" + std::string(value.substr(1, name_end - 1))) + " comes before it",
+            "if " + shown_text(value) + " is text, quote it: " + quoted(value), offset};
+  }
+  if (msg == "unknown token" && (c == '@' || c == '`')) {
+    return {std::string("the YAML is malformed: a value cannot start with '") + c + "', which YAML reserves",
+            "quote the value: " + quoted(value), offset};
+  }
+  return {};
+}
+
+}  // namespace sandgate::detail

@@ -1,0 +1,71 @@
+// The explanations of yaml-cpp's errors that find a place in the text by lexing it again
+// (document/yaml_unclosed_flow.h, document/yaml_indicator_as_text.h), at their edges: where the
+// quoted value ends, which bracket is named, and when nothing is said.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+
+#include "document/yaml_indicator_as_text.h"
+#include "document/yaml_unclosed_flow.h"
+
+using sandgate::detail::explain_indicator_as_text;
+using sandgate::detail::explain_unclosed_flow;
+using sandgate::detail::value_written_at;
+
+namespace {
+constexpr std::size_t npos = std::string_view::npos;
+const std::string k_list = "end of sequence flow not found";
+const std::string k_map = "end of map flow not found";
+}  // namespace
+
+// In block style a value runs to a comment or the line's end; inside brackets, to , ] or }.
+TEST(YamlErrorExplanations, the_value_written_ends_where_its_context_ends_it) {
+  EXPECT_EQ(value_written_at("a: @x y  # c\nb: 1", 3), "@x y");
+  EXPECT_EQ(value_written_at("a: @x#y\r\n", 3), "@x#y");  // a '#' glued to the value is part of it
+  EXPECT_EQ(value_written_at("a: [b, @x y , c]", 7), "@x y");
+  EXPECT_EQ(value_written_at("a: {k: v,@x}", 9), "@x");
+  EXPECT_EQ(value_written_at("@x, y", 0), "@x, y");  // block style: a comma is text
+  EXPECT_EQ(value_written_at("a: @", 3), "@");
+}
+
+TEST(YamlErrorExplanations, only_the_errors_at_their_characters_are_explained) {
+  EXPECT_EQ(explain_indicator_as_text("a: *b", 3, "unknown token").message, "");
+  EXPECT_EQ(explain_indicator_as_text("a: @b", 3, "the referenced anchor is not defined").message, "");
+  EXPECT_EQ(explain_indicator_as_text("a: @b", 5, "unknown token").message, "");  // past the end
+  auto alias = explain_indicator_as_text("a: *b c", 3, "the referenced anchor is not defined");
+  EXPECT_NE(alias.message.find("\"*b\" is an alias"), npos) << alias.message;
+  EXPECT_NE(alias.message.find("\"&b\""), npos) << alias.message;
+  EXPECT_EQ(alias.hint, "if \"*b c\" is text, quote it: \"*b c\"");
+  EXPECT_EQ(alias.at, 3u);
+}
+
+// The bracket named is the innermost open where the parser stopped, found past quotes, plain
+// text holding brackets or quotes, comments and block scalars.
+TEST(YamlErrorExplanations, the_bracket_never_closed_is_found_past_what_is_not_one) {
+  const std::string text = "a: 'x]'\nb: Bob's x[1]\nc: |\n  [z\nd: [e, \"f]\" # ]\n  , g\nh: i\n";
+  const std::size_t open = text.find("[e");
+  auto e = explain_unclosed_flow(text, text.find("h: i") + 1, k_list);
+  EXPECT_EQ(e.at, open);
+  EXPECT_NE(e.hint.find("the ']' on line 5 is inside a comment"), npos) << e.hint;
+  // The map message names no list, and a bracket closed further on is left to yaml-cpp.
+  EXPECT_EQ(explain_unclosed_flow(text, text.find("h: i") + 1, k_map).message, "");
+  EXPECT_EQ(explain_unclosed_flow("a: [b, {c: d]\ne: f]\n", 12, k_list).message, "");
+  EXPECT_EQ(explain_unclosed_flow("a: [b]\n", 3, "end of map not found").message, "");
+  // Nothing open where the parser stopped: nothing to name (a block scalar's `[` is text).
+  EXPECT_EQ(explain_unclosed_flow("a: [b]\nc: d\n", 8, k_list).message, "");
+  EXPECT_EQ(explain_unclosed_flow("a: |\n  [x\nb: c\n", 12, k_list).message, "");
+  // The map open where the parser stopped closes; the list around it is not the one meant.
+  EXPECT_EQ(explain_unclosed_flow("a: [b, {c: d}\n", 8, k_map).message, "");
+}
+
+TEST(YamlErrorExplanations, a_bracket_at_the_error_or_open_at_the_end_is_named) {
+  const std::string stray = "a: b\n{";
+  EXPECT_EQ(explain_unclosed_flow(stray, 5, k_map).at, 5u);
+  EXPECT_EQ(explain_unclosed_flow("a: [b, {c: d}\n", 14, k_list).at, 3u);
+  auto map = explain_unclosed_flow("a: {b: [c]\n", 11, k_map);
+  EXPECT_EQ(map.at, 3u);
+  EXPECT_EQ(map.hint, "close it with '}' after its last entry");
+  // An unclosed quote is a different error.
+  EXPECT_EQ(explain_unclosed_flow("a: [b, 'c\n", 10, k_list).message, "");
+}
