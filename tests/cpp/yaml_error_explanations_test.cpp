@@ -1,5 +1,5 @@
 // The explanations of yaml-cpp's errors that find a place in the text by lexing it again
-// (document/yaml_unclosed_flow.h, document/yaml_indicator_as_text.h), at their edges: where the
+// (document/yaml_flow_brackets.h, document/yaml_indicator_as_text.h), at their edges: where the
 // quoted value ends, which bracket is named, and when nothing is said.
 #include <gtest/gtest.h>
 
@@ -7,9 +7,10 @@
 #include <string_view>
 
 #include "document/yaml_indicator_as_text.h"
-#include "document/yaml_unclosed_flow.h"
+#include "document/yaml_flow_brackets.h"
 
 using sandgate::detail::explain_indicator_as_text;
+using sandgate::detail::explain_stray_flow_end;
 using sandgate::detail::explain_unclosed_flow;
 using sandgate::detail::value_written_at;
 
@@ -27,6 +28,9 @@ TEST(YamlErrorExplanations, the_value_written_ends_where_its_context_ends_it) {
   EXPECT_EQ(value_written_at("a: {k: v,@x}", 9), "@x");
   EXPECT_EQ(value_written_at("@x, y", 0), "@x, y");  // block style: a comma is text
   EXPECT_EQ(value_written_at("a: @", 3), "@");
+  EXPECT_EQ(value_written_at("a: {b: %c, d}", 7), "%c");   // after a key's ':' inside braces
+  EXPECT_EQ(value_written_at("a: {b: [c], d: %e}", 15), "%e");  // a closed list before it
+  EXPECT_EQ(value_written_at("a: [b] %c, d", 7), "%c, d");  // the list before it is closed
 }
 
 TEST(YamlErrorExplanations, only_the_errors_at_their_characters_are_explained) {
@@ -68,4 +72,21 @@ TEST(YamlErrorExplanations, a_bracket_at_the_error_or_open_at_the_end_is_named) 
   EXPECT_EQ(map.hint, "close it with '}' after its last entry");
   // An unclosed quote is a different error.
   EXPECT_EQ(explain_unclosed_flow("a: [b, 'c\n", 10, k_list).message, "");
+}
+
+// A closer yaml-cpp calls an "illegal flow end": one with nothing open, or one of the wrong kind,
+// named with where the collection still open began; one inside a token is left alone.
+TEST(YamlErrorExplanations, a_stray_closer_is_told_against_what_is_open) {
+  const std::string flow_end = "illegal flow end";
+  auto nothing = explain_stray_flow_end("a: [b]\nc: ]\n", 10, flow_end);
+  EXPECT_EQ(nothing.message, "the YAML is malformed: this ']' closes nothing: no '[' before it is open");
+  EXPECT_EQ(nothing.at, 10u);
+  auto wrong = explain_stray_flow_end("a: [\n  'x]',\n  b}\n", 16, flow_end);
+  EXPECT_NE(wrong.message.find("this '}' cannot close the list that '[' opened on line 1"), npos) << wrong.message;
+  EXPECT_EQ(wrong.hint, "close the list with ']' first, or quote the value that holds the '}'");
+  EXPECT_EQ(explain_stray_flow_end("a: [b}", 5, "end of map not found").message, "");
+  EXPECT_EQ(explain_stray_flow_end("a: [b]", 5, flow_end).message, "");    // it closes its own kind
+  EXPECT_EQ(explain_stray_flow_end("a: 'x]'", 5, flow_end).message, "");   // inside a quoted value
+  EXPECT_EQ(explain_stray_flow_end("a: b", 3, flow_end).message, "");      // not a bracket
+  EXPECT_EQ(explain_stray_flow_end("a: ]", 9, flow_end).message, "");      // past the end
 }

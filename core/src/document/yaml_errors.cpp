@@ -8,7 +8,7 @@
 
 #include "document/yaml_indicator_as_text.h"
 #include "document/yaml_properties_indent.h"
-#include "document/yaml_unclosed_flow.h"
+#include "document/yaml_flow_brackets.h"
 #include "util/text.h"
 
 namespace sandgate::detail {
@@ -451,10 +451,13 @@ SyntaxExplanation explain_yaml_error(std::string_view text, const LineIndex& lin
   if (question_mark_ends_text(text, offset)) return empty_explicit_key(offset);
   if (SyntaxExplanation a = anchor_before(text, lines, e.mark, offset); !a.message.empty()) return a;
   if (SyntaxExplanation c = colon_glued_to_bracket(text, offset, e.msg); !c.message.empty()) return c;
-  if (SyntaxExplanation u = explain_unclosed_flow(text, offset, e.msg); !u.message.empty()) return u;
-  if (SyntaxExplanation t = explain_indicator_as_text(text, offset, e.msg); !t.message.empty()) return t;
   if (SyntaxExplanation s = surrogate_escape(text, offset, e.msg); !s.message.empty()) return s;
   if (SyntaxExplanation p = explain_value_left_of_properties(text, lines, e.mark.line); !p.message.empty()) return p;
+  // After the explanations above, which know more of the cause: a line left of a tag is a plain
+  // value's continuation, where the bracket lexer would see a bracket start a token.
+  if (SyntaxExplanation u = explain_unclosed_flow(text, offset, e.msg); !u.message.empty()) return u;
+  if (SyntaxExplanation f = explain_stray_flow_end(text, offset, e.msg); !f.message.empty()) return f;
+  if (SyntaxExplanation t = explain_indicator_as_text(text, offset, e.msg); !t.message.empty()) return t;
   std::string hint = layout_hint(text, lines, e.mark);
   if (hint.empty()) hint = item_on_key_line_hint(text, offset, e.msg);
   if (hint.empty() && (e.msg == "illegal map value" || e.msg == "end of map not found" || e.msg == "end of sequence not found")) {

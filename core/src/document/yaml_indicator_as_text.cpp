@@ -5,9 +5,14 @@
 namespace sandgate::detail {
 
 std::string_view value_written_at(std::string_view text, std::size_t at) {
-  std::size_t before = at;
-  while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) --before;
-  const bool in_flow = before > 0 && (text[before - 1] == '[' || text[before - 1] == '{' || text[before - 1] == ',');
+  // Inside brackets when one opened earlier on the line is still open there (`{b: %c}`).
+  bool in_flow = false;
+  int closed = 0;
+  for (std::size_t i = at; i > 0 && text[i - 1] != '\n' && !in_flow; --i) {
+    const char b = text[i - 1];
+    if (b == ']' || b == '}') ++closed;
+    if (b == '[' || b == '{') in_flow = closed-- == 0;
+  }
   std::size_t end = at;
   while (end < text.size() && text[end] != '\n' && text[end] != '\r' &&
          !(in_flow && (text[end] == ',' || text[end] == ']' || text[end] == '}')) &&
@@ -30,7 +35,7 @@ SyntaxExplanation explain_indicator_as_text(std::string_view text, std::size_t o
                 shown_text("&" + std::string(value.substr(1, name_end - 1))) + " comes before it",
             "if " + shown_text(value) + " is text, quote it: " + quoted(value), offset};
   }
-  if (msg == "unknown token" && (c == '@' || c == '`')) {
+  if (msg == "unknown token" && (c == '@' || c == '`' || c == '%')) {
     return {std::string("the YAML is malformed: a value cannot start with '") + c + "', which YAML reserves",
             "quote the value: " + quoted(value), offset};
   }
