@@ -44,6 +44,22 @@ TEST(YamlErrorExplanations, only_the_errors_at_their_characters_are_explained) {
   EXPECT_EQ(alias.at, 3u);
 }
 
+// Text on a block scalar's header line, after its indicators; not a `|` or `>` inside a tag or a
+// word, and not the comment after a header.
+TEST(YamlErrorExplanations, text_on_a_block_header_line_is_told_from_its_indicator) {
+  const std::string block = "unexpected character in block scalar";
+  auto folded = explain_indicator_as_text("a: >+2 x y\n", 7, block);
+  EXPECT_NE(folded.message.find("starting with '>' is a block of text on the lines below (folded)"), npos) << folded.message;
+  EXPECT_NE(folded.message.find("not \"x y\""), npos) << folded.message;
+  EXPECT_EQ(folded.hint, "start the text on the next line, indented more than its key; or, if \">+2 x y\" is the value itself, "
+                         "quote it: \">+2 x y\"");
+  EXPECT_NE(explain_indicator_as_text("|x", 1, block).message.find("(literal)"), npos);  // at the text's start
+  EXPECT_EQ(explain_indicator_as_text("a: !t>x\n", 6, block).message, "");  // inside a tag
+  EXPECT_EQ(explain_indicator_as_text("a: x\n", 3, block).message, "");     // no header before it
+  EXPECT_EQ(explain_indicator_as_text("a: | #c\n", 5, block).message, "");  // the header's comment
+  EXPECT_EQ(explain_indicator_as_text("a: > x\n", 5, "unknown token").message, "");
+}
+
 // The bracket named is the innermost open where the parser stopped, found past quotes, plain
 // text holding brackets or quotes, comments and block scalars.
 TEST(YamlErrorExplanations, the_bracket_never_closed_is_found_past_what_is_not_one) {
