@@ -6,9 +6,9 @@
 #include <cstdio>
 #include <vector>
 
+#include "document/yaml_flow_brackets.h"
 #include "document/yaml_indicator_as_text.h"
 #include "document/yaml_properties_indent.h"
-#include "document/yaml_flow_brackets.h"
 #include "util/text.h"
 
 namespace sandgate::detail {
