@@ -71,3 +71,20 @@ TEST(YamlQuoted, an_escape_or_quote_yaml_does_not_have_is_not_decoded) {
   EXPECT_TRUE(decode_multiline_quoted("\\uD7FF\\uE000\\U0010FFFF\n"sv, '"', out));
   EXPECT_EQ(out, "\xed\x9f\xbf\xee\x80\x80\xf4\x8f\xbf\xbf "sv);
 }
+
+// The one scanner for a quoted value's end (the loader, the bracket lexer and the two-keys hint
+// share it): an escape or a doubled '' closes nothing, and the first \' is reported.
+TEST(YamlQuoted, the_closing_quote_is_found_past_escapes_and_doubled_quotes) {
+  using sandgate::detail::closing_quote;
+  constexpr std::size_t npos = std::string_view::npos;
+  EXPECT_EQ(closing_quote(R"(a: "x\"y" z)", 3), 8u);
+  EXPECT_EQ(closing_quote("a: 'it''s' z", 3), 9u);
+  EXPECT_EQ(closing_quote(R"('x\' y')", 0), 3u);  // no escapes inside '…'
+  EXPECT_EQ(closing_quote(R"("x\")", 0), npos);  // the text ends first
+  EXPECT_EQ(closing_quote("'it''", 0), npos);
+  std::size_t escape = 0;
+  EXPECT_EQ(closing_quote(R"("a\'b\'c")", 0, &escape), 8u);
+  EXPECT_EQ(escape, 2u);
+  EXPECT_EQ(closing_quote(R"("ab")", 0, &escape), 3u);
+  EXPECT_EQ(escape, npos);
+}

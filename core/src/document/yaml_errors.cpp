@@ -9,6 +9,7 @@
 #include "document/yaml_flow_brackets.h"
 #include "document/yaml_indicator_as_text.h"
 #include "document/yaml_properties_indent.h"
+#include "document/yaml_quoted.h"
 #include "util/text.h"
 
 namespace sandgate::detail {
@@ -342,19 +343,11 @@ std::string_view second_key_on_line(std::string_view line) {
     const char p = line[k - 1];
     return depth > 0 && (p == '[' || p == '{' || p == ',' || p == ':');
   };
-  char quote = 0;
   for (std::size_t j = value_start; j < line.size(); ++j) {
     char c = line[j];
-    if (quote) {
-      if (quote == '"' && c == '\\') {
-        ++j;  // an escape: `\"` does not close the value
-      } else if (c == quote && quote == '\'' && j + 1 < line.size() && line[j + 1] == '\'') {
-        ++j;  // '' is a quote inside '…'
-      } else if (c == quote) {
-        quote = 0;
-      }
-    } else if ((c == '"' || c == '\'') && starts_token(j)) {
-      quote = c;
+    if ((c == '"' || c == '\'') && starts_token(j)) {
+      j = closing_quote(line, j);  // past the quoted value
+      if (j == std::string_view::npos) return {};
     } else if (c == '#' && line[j - 1] == ' ') {
       return {};
     } else if ((c == '[' || c == '{') && starts_token(j)) {

@@ -3,30 +3,13 @@
 #include <algorithm>
 #include <vector>
 
+#include "document/yaml_quoted.h"
 #include "util/text.h"
 
 namespace sandgate::detail {
 namespace {
 
 constexpr std::size_t npos = std::string_view::npos;
-
-// Just past the quote that closes the value opened at `open`, or npos: `''` inside '…' and a
-// backslash's escape inside "…" close nothing.
-std::size_t quoted_end(std::string_view text, std::size_t open) {
-  const char q = text[open];
-  for (std::size_t i = open + 1; i < text.size(); ++i) {
-    if (q == '"' && text[i] == '\\') {
-      ++i;
-    } else if (text[i] == q) {
-      if (q == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
-        ++i;
-      } else {
-        return i + 1;
-      }
-    }
-  }
-  return npos;
-}
 
 // Past the lines of a block scalar whose header line is indented by `indent`: the rest of the
 // header's line, then every empty line and every line indented more.
@@ -89,13 +72,13 @@ class BracketLexer {
     const bool token_start = open_.empty() ? prev_ == '\n' || ((prev_ == ':' || prev_ == '-' || prev_ == '?') && after_blank)
                                            : std::string_view("[{,:?]}").find(prev_) != npos;
     if (token_start && (c == '"' || c == '\'')) {
-      const std::size_t end = quoted_end(text_, i_);
-      if (end == npos) {
+      const std::size_t close = closing_quote(text_, i_);
+      if (close == npos) {
         readable_ = false;
         i_ = text_.size();
         return;
       }
-      i_ = end;
+      i_ = close + 1;
       prev_ = c;
       return;
     }

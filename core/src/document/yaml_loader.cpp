@@ -61,32 +61,6 @@ std::string_view null_word_at(std::string_view text, std::size_t offset) {
   return {};
 }
 
-// Whether the quoted scalar whose opening quote is at `at` has its closing quote. yaml-cpp 0.7
-// ends an unclosed one at the end of the text when the text ends with a line break, and reads all
-// that follows the quote as its value: one missing `"` swallowed the rest of the file silently
-// (`image: "python:3.11` then `max_lifetime_seconds: 60` became one string). Linear: the scan
-// stops at the scalar's own closing quote. `quote_escape` is set to the first `\'` of a
-// double-quoted scalar: yaml-cpp reads it as `'`, where YAML, PyYAML and JSON have no such escape;
-// `close` to the closing quote.
-bool quote_is_closed(std::string_view text, std::size_t at, std::size_t& quote_escape, std::size_t& close) {
-  const char quote = text[at];
-  quote_escape = std::string_view::npos;
-  for (std::size_t i = at + 1; i < text.size(); ++i) {
-    if (quote == '"' && text[i] == '\\') {
-      if (i + 1 < text.size() && text[i + 1] == '\'' && quote_escape == std::string_view::npos) quote_escape = i;
-      ++i;  // an escape: the next character is the escape's, even a quote
-    } else if (text[i] == quote) {
-      if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
-        ++i;  // '' is a quote inside a single-quoted scalar
-      } else {
-        close = i;
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
 // yaml-cpp 0.7 decodes the escapes \N and \_ to the single bytes 0x85 and 0xA0 instead of the
 // UTF-8 of U+0085 and U+00A0, so a valid document gave values that are not UTF-8 (found by
 // fuzz_policy_json, through auto-detection: `"\N…"` rendered as JSON no longer read as JSON or
@@ -564,10 +538,18 @@ class TreeBuilder : public YAML::EventHandler {
       if (at != key_at_ && bang && value_below_its_key(at)) fail_tag_on_nothing(n.mark);
       if (at != key_at_) check_value_indented(at);  // `key: !!str` with the value on the next line
       std::size_t quote_escape = std::string_view::npos;
-      std::size_t close = 0;
-      if (at < text_.size() && (text_[at] == '"' || text_[at] == '\'') && !quote_is_closed(text_, at, quote_escape, close)) {
-        fail(Code::SYNTAX, lines_.at_offset(at), "the YAML is malformed: the quoted string that starts here is never closed, so it runs to the end of the text",
-             std::string("close it with ") + (text_[at] == '"' ? "\"" : "'") + " where the value ends");
+      std::size_t close = 0;  // the closing quote of a quoted value; 0 for any other
+      if (at < text_.size() && (text_[at] == '"' || text_[at] == '\'')) {
+        close = closing_quote(text_, at, &quote_escape);
+        if (close == std::string_view::npos) {
+          // yaml-cpp 0.7 ends an unclosed quoted scalar at the end of the text when the text ends
+          // with a line break, and reads all that follows the quote as its value: one missing `"`
+          // swallowed the rest of the file silently (`image: "python:3.11` then
+          // `max_lifetime_seconds: 60` became one string).
+          fail(Code::SYNTAX, lines_.at_offset(at), "the YAML is malformed: the quoted string that starts here is never closed, so it runs to the end of the text",
+               std::string("close it with ") + (text_[at] == '"' ? "\"" : "'") + " where the value ends");
+          close = 0;
+        }
       }
       if (close > 0) {
         saw(at, close + 1);

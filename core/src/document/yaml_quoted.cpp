@@ -81,6 +81,26 @@ bool decode_escape(std::string_view s, std::size_t& i, std::string& out) {
 
 }  // namespace
 
+std::size_t closing_quote(std::string_view text, std::size_t at, std::size_t* quote_escape) {
+  const char quote = text[at];
+  if (quote_escape != nullptr) *quote_escape = std::string_view::npos;
+  for (std::size_t i = at + 1; i < text.size(); ++i) {
+    if (quote == '"' && text[i] == '\\') {
+      if (quote_escape != nullptr && *quote_escape == std::string_view::npos && i + 1 < text.size() && text[i + 1] == '\'') {
+        *quote_escape = i;
+      }
+      ++i;  // an escape: the next character is the escape's, even a quote
+    } else if (text[i] == quote) {
+      if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+        ++i;  // '' is a quote inside a single-quoted scalar
+      } else {
+        return i;
+      }
+    }
+  }
+  return std::string_view::npos;
+}
+
 bool decode_multiline_quoted(std::string_view s, char quote, std::string& out) {
   out.clear();
   std::size_t white_from = std::string::npos;  // where the white space not yet written began

@@ -1,10 +1,18 @@
-// The value of a quoted YAML scalar written over more than one line, decoded from its text.
+// Quoted YAML scalars read from their text: where one ends, and the value of one written over
+// more than one line.
 #pragma once
 
 #include <string>
 #include <string_view>
 
 namespace sandgate::detail {
+
+// The closing quote of the quoted scalar whose opening quote ('"' or '\'') is at `at`, or npos
+// when the text ends first: in "…" a backslash escapes the next character (`\"` closes nothing),
+// in '…' a doubled '' is a quote inside. Linear, and it stops at the scalar's own closing quote.
+// `quote_escape`, when given, is set to the first `\'` of a double-quoted scalar (yaml-cpp reads
+// it as `'`, where YAML, PyYAML and JSON have no such escape), npos when there is none.
+std::size_t closing_quote(std::string_view text, std::size_t at, std::size_t* quote_escape = nullptr);
 
 // yaml-cpp 0.7 folds the line breaks of a multi-line "…" or '…' scalar wrongly at its end: the
 // empty lines before the closing quote lose one line break (`'a⏎⏎⏎'` is "a\n" to it, "a\n\n" to
