@@ -31,6 +31,8 @@ TEST(YamlErrorExplanations, the_value_written_ends_where_its_context_ends_it) {
   EXPECT_EQ(value_written_at("a: {b: %c, d}", 7), "%c");   // after a key's ':' inside braces
   EXPECT_EQ(value_written_at("a: {b: [c], d: %e}", 15), "%e");  // a closed list before it
   EXPECT_EQ(value_written_at("a: [b] %c, d", 7), "%c, d");  // the list before it is closed
+  EXPECT_EQ(value_written_at("a: [b,\n  @c d, e]", 9), "@c d");  // a list opened on a line above
+  EXPECT_EQ(value_written_at("a: '[' @c, d", 7), "@c, d");       // a quoted '[' opens nothing
 }
 
 TEST(YamlErrorExplanations, only_the_errors_at_their_characters_are_explained) {

@@ -117,6 +117,12 @@ std::size_t line_number(std::string_view text, std::size_t offset) {
 
 }  // namespace
 
+bool inside_flow_collection(std::string_view text, std::size_t offset) {
+  BracketLexer lex(text);
+  lex.read_to(offset);
+  return !lex.open().empty();
+}
+
 SyntaxExplanation explain_unclosed_flow(std::string_view text, std::size_t error_offset, const std::string& msg) {
   const bool list = msg == "end of sequence flow not found";
   if (!list && msg != "end of map flow not found") return {};

@@ -14,6 +14,9 @@
 
 namespace sandgate::detail {
 
+// Whether `offset` lies inside a `[ ]` or `{ }` still open there.
+bool inside_flow_collection(std::string_view text, std::size_t offset);
+
 // For "end of sequence flow not found" and "end of map flow not found" (`msg`) at `error_offset`:
 // the flow collection open there whose closing bracket the whole text lacks, marked at its `[` or
 // `{`. Empty when the message is another, or when that collection is closed further on (the text

@@ -1,18 +1,12 @@
 #include "document/yaml_indicator_as_text.h"
 
+#include "document/yaml_flow_brackets.h"
 #include "util/text.h"
 
 namespace sandgate::detail {
 
 std::string_view value_written_at(std::string_view text, std::size_t at) {
-  // Inside brackets when one opened earlier on the line is still open there (`{b: %c}`).
-  bool in_flow = false;
-  int closed = 0;
-  for (std::size_t i = at; i > 0 && text[i - 1] != '\n' && !in_flow; --i) {
-    const char b = text[i - 1];
-    if (b == ']' || b == '}') ++closed;
-    if (b == '[' || b == '{') in_flow = closed-- == 0;
-  }
+  const bool in_flow = inside_flow_collection(text, at);
   std::size_t end = at;
   while (end < text.size() && text[end] != '\n' && text[end] != '\r' &&
          !(in_flow && (text[end] == ',' || text[end] == ']' || text[end] == '}')) &&
@@ -26,8 +20,8 @@ std::string_view value_written_at(std::string_view text, std::size_t at) {
 SyntaxExplanation explain_indicator_as_text(std::string_view text, std::size_t offset, const std::string& msg) {
   if (offset >= text.size()) return {};
   const char c = text[offset];
-  const std::string_view value = value_written_at(text, offset);
   if (msg == "the referenced anchor is not defined" && c == '*') {
+    const std::string_view value = value_written_at(text, offset);
     std::size_t name_end = 1;
     while (name_end < value.size() && value[name_end] != ' ' && value[name_end] != '\t') ++name_end;
     return {"the YAML is malformed: " + shown_text(value.substr(0, name_end)) +
@@ -54,7 +48,7 @@ SyntaxExplanation explain_indicator_as_text(std::string_view text, std::size_t o
   }
   if (msg == "unknown token" && (c == '@' || c == '`' || c == '%')) {
     return {std::string("the YAML is malformed: a value cannot start with '") + c + "', which YAML reserves",
-            "quote the value: " + quoted(value), offset};
+            "quote the value: " + quoted(value_written_at(text, offset)), offset};
   }
   return {};
 }

@@ -12,7 +12,8 @@
 namespace sandgate::detail {
 
 // The value that starts at `at` as a user wrote it, to quote in a hint: up to a comment or the
-// line's end, or, inside `[ ]` or `{ }`, up to the next `,`, `]` or `}`; trailing blanks dropped.
+// line's end, or, inside `[ ]` or `{ }` (opened on any line before), up to the next `,`, `]` or
+// `}`; trailing blanks dropped.
 std::string_view value_written_at(std::string_view text, std::size_t at);
 
 // For yaml-cpp's "the referenced anchor is not defined" at a `*`, "unknown token" at `@`, a
