@@ -68,6 +68,15 @@ class BracketLexer {
       i_ = end;
       return;
     }
+    constexpr std::string_view k_may_matter = "\"'[]{}|>#\n";
+    if (k_may_matter.find(c) == npos) {
+      // Plain text, most of what is read: on to the next character that may matter.
+      prev_ = c;
+      for (++i_; i_ < text_.size() && k_may_matter.find(text_[i_]) == npos; ++i_) {
+        if (!is_blank_or_break(text_[i_])) prev_ = text_[i_];
+      }
+      return;
+    }
     const bool after_blank = i_ > 0 && is_blank_or_break(text_[i_ - 1]);
     const bool token_start = open_.empty() ? prev_ == '\n' || ((prev_ == ':' || prev_ == '-' || prev_ == '?') && after_blank)
                                            : std::string_view("[{,:?]}").find(prev_) != npos;
